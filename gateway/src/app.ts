@@ -1,0 +1,116 @@
+/**
+ * The gateway as one Fastify plugin: external plugins, then the app plugins (config, errors, legacy
+ * client, session, csrf, policy, logging), then the routes. `buildApp()` creates the Fastify instance
+ * around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
+ */
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { Config } from './config.ts';
+import { csrfPlugin } from './csrf.ts';
+import { errorsPlugin } from './errors.ts';
+import { legacyPlugin } from './legacy/plugin.ts';
+import { loggerOptions, loggingPlugin } from './logging.ts';
+import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
+import { routes } from './routes/index.ts';
+import { valibotValidatorCompiler } from './schema.ts';
+import { sessionPlugin } from './session/plugin.ts';
+import { staticPlugin } from './static.ts';
+
+export type AppOptions = {
+  config: Config;
+  /** Injected undici dispatcher for the legacy client (tests: MockAgent). */
+  legacyDispatcher?: Dispatcher;
+  /** Sees every registered route with its policy (the policy walk test, OpenAPI checks). */
+  onRoute?: (route: RegisteredRoute) => void;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export const OPENAPI_INFO = {
+  title: 'WBS Gateway API',
+  version: '1.0.0',
+  description:
+    'Backend-for-frontend of the WBS whistleblowing system. Cookie session (`wbs_session`), ' +
+    'RFC 9457 problem details with Indonesian texts. See docs/api-contract.md.',
+};
+
+export const app = fp(
+  async (app: FastifyInstance, opts: AppOptions) => {
+    const { config } = opts;
+    app.decorate('config', config);
+    app.setValidatorCompiler(valibotValidatorCompiler);
+    // First hook of all, so even refused requests carry their id.
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+
+    await app.register(errorsPlugin);
+    await app.register(sessionPlugin, { config });
+    await app.register(loggingPlugin);
+    await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
+    await app.register(csrfPlugin);
+    // The policy plugin sees every route registered after it (and refuses an API route without one).
+    await app.register(policyPlugin, { onRoute: opts.onRoute });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: OPENAPI_INFO,
+        servers: [{ url: '/' }],
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'wbs_session' },
+          },
+        },
+      },
+      hideUntagged: true,
+    });
+    if (config.docsEnabled) {
+      await app.register(swaggerUi, { routePrefix: '/api/docs' });
+    }
+
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+      reply.header('x-frame-options', 'DENY');
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+        reply.header('cache-control', 'no-store');
+      }
+    });
+
+    await app.register(staticPlugin, { webDistDir: config.webDistDir });
+    await app.register(routes);
+  },
+  { name: 'wbs-app' },
+);
+
+/** Creates the Fastify instance and registers the gateway plugin; not listening yet. */
+export async function buildApp(
+  opts: AppOptions & { logStream?: DestinationStream },
+): Promise<FastifyInstance> {
+  const { config } = opts;
+  const instance = Fastify({
+    logger: opts.logStream
+      ? { ...loggerOptions(config.logLevel), stream: opts.logStream }
+      : loggerOptions(config.logLevel),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Our own response line replaces Fastify's request/response lines (see logging.ts).
+    logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
+    // A hop count is valid at runtime (Fastify docs) though the typings omit it.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  await instance.register(app, opts);
+  return instance;
+}

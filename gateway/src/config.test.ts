@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const valid = {
+  SESSION_SECRET: 's'.repeat(32),
+  SESSION_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+};
+
+describe('config', () => {
+  it('applies the defaults', () => {
+    const config = loadConfig(valid);
+    expect(config).toMatchObject({
+      legacyApiUrl: 'http://127.0.0.1:8081/api',
+      port: 8080,
+      cookieSecure: 'auto',
+      docsEnabled: false,
+      logLevel: 'info',
+      trustProxy: false,
+      legacyTimeoutMs: 10_000,
+    });
+    expect(config.sessionEncryptionKey.length).toBe(32);
+  });
+
+  it('lists every problem with the variable name and never echoes a secret', () => {
+    try {
+      loadConfig({
+        SESSION_SECRET: 'short-secret',
+        SESSION_ENCRYPTION_KEY: 'abcd',
+        PORT: 'x',
+        DOCS_ENABLED: 'maybe',
+      });
+      throw new Error('expected ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain('SESSION_SECRET must be at least 32 characters');
+      expect(message).toContain('SESSION_ENCRYPTION_KEY must be 32 bytes');
+      expect(message).toContain('PORT must be a whole number');
+      expect(message).toContain('DOCS_ENABLED must be true or false');
+      expect(message).not.toContain('short-secret');
+    }
+  });
+
+  it('reads TRUST_PROXY as boolean, hop count or address list', () => {
+    expect(loadConfig({ ...valid, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...valid, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...valid, TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Gateway settings, read from the environment once and validated at start-up. A wrong or missing
+ * value stops the process with a message naming the variable (never echoing a secret).
+ */
+import * as v from 'valibot';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const boolString = (name: string, fallback: boolean) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform((value) => value.trim().toLowerCase()),
+    v.picklist(['true', 'false', '1', '0', 'yes', 'no', ''], `${name} must be true or false`),
+    v.transform((value) => (value === '' ? fallback : ['true', '1', 'yes'].includes(value))),
+  );
+
+const intString = (name: string, fallback: number, min: number, max: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform((value) => (value.trim() === '' ? String(fallback) : value.trim())),
+    v.regex(/^\d+$/, `${name} must be a whole number`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+
+const optionalText = v.pipe(
+  v.optional(v.string()),
+  v.transform((value) => (value?.trim() ? value.trim() : undefined)),
+);
+
+const envSchema = v.object({
+  LEGACY_API_URL: v.pipe(
+    v.optional(v.string(), 'http://127.0.0.1:8081/api'),
+    v.url('LEGACY_API_URL must be an absolute http(s) URL'),
+    v.regex(/^https?:\/\//, 'LEGACY_API_URL must be an absolute http(s) URL'),
+    v.transform((value) => value.replace(/\/+$/, '')),
+  ),
+  LEGACY_TIMEOUT_MS: intString('LEGACY_TIMEOUT_MS', 10_000, 50, 300_000),
+  PORT: intString('PORT', 8080, 0, 65_535),
+  HOST: v.pipe(
+    v.optional(v.string(), '127.0.0.1'),
+    v.transform((value) => value.trim() || '127.0.0.1'),
+  ),
+  TRUST_PROXY: v.pipe(
+    v.optional(v.string(), 'false'),
+    v.transform((value): boolean | number | string => {
+      const text = value.trim().toLowerCase();
+      if (text === '' || text === 'false' || text === '0') return false;
+      if (text === 'true') return true;
+      if (/^\d+$/.test(text)) return Number(text);
+      return value.trim();
+    }),
+  ),
+  SESSION_SECRET: v.pipe(
+    v.optional(v.string(), ''),
+    v.nonEmpty('SESSION_SECRET is required (at least 32 characters)'),
+    v.minLength(32, 'SESSION_SECRET must be at least 32 characters'),
+  ),
+  SESSION_ENCRYPTION_KEY: v.pipe(
+    v.optional(v.string(), ''),
+    v.nonEmpty('SESSION_ENCRYPTION_KEY is required (32 bytes, base64)'),
+    v.transform((value) => Buffer.from(value.trim(), 'base64')),
+    v.check((key) => key.length === 32, 'SESSION_ENCRYPTION_KEY must be 32 bytes encoded as base64'),
+  ),
+  SESSION_MAX_AGE_SECONDS: intString('SESSION_MAX_AGE_SECONDS', 8 * 3600, 60, 30 * 24 * 3600),
+  COOKIE_SECURE: v.pipe(
+    v.optional(v.string(), 'auto'),
+    v.transform((value) => value.trim().toLowerCase() || 'auto'),
+    v.picklist(['auto', 'true', 'false'], 'COOKIE_SECURE must be auto, true or false'),
+  ),
+  WEB_DIST_DIR: optionalText,
+  REDIS_URL: v.pipe(
+    optionalText,
+    v.check(
+      (value) => value === undefined || /^rediss?:\/\//.test(value),
+      'REDIS_URL must start with redis:// or rediss://',
+    ),
+  ),
+  DOCS_ENABLED: boolString('DOCS_ENABLED', false),
+  LOG_LEVEL: v.pipe(
+    v.optional(v.string(), 'info'),
+    v.transform((value) => value.trim().toLowerCase() || 'info'),
+    v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`),
+  ),
+});
+
+export type Config = {
+  legacyApiUrl: string;
+  legacyTimeoutMs: number;
+  port: number;
+  host: string;
+  trustProxy: boolean | number | string;
+  sessionSecret: string;
+  sessionEncryptionKey: Buffer;
+  sessionMaxAgeSeconds: number;
+  cookieSecure: 'auto' | 'true' | 'false';
+  webDistDir: string | undefined;
+  redisUrl: string | undefined;
+  docsEnabled: boolean;
+  logLevel: (typeof LOG_LEVELS)[number];
+};
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid gateway configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Reads and validates the settings; throws `ConfigError` listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = v.safeParse(envSchema, env, { abortPipeEarly: true });
+  if (!result.success) {
+    throw new ConfigError(
+      result.issues.map((issue) => {
+        const key = v.getDotPath(issue) ?? 'environment';
+        return issue.message.includes(key) ? issue.message : `${key}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = result.output;
+  return {
+    legacyApiUrl: e.LEGACY_API_URL,
+    legacyTimeoutMs: e.LEGACY_TIMEOUT_MS,
+    port: e.PORT,
+    host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
+    sessionSecret: e.SESSION_SECRET,
+    sessionEncryptionKey: e.SESSION_ENCRYPTION_KEY,
+    sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
+    cookieSecure: e.COOKIE_SECURE,
+    webDistDir: e.WEB_DIST_DIR,
+    redisUrl: e.REDIS_URL,
+    docsEnabled: e.DOCS_ENABLED,
+    logLevel: e.LOG_LEVEL,
+  };
+}

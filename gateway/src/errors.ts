@@ -1,0 +1,141 @@
+/**
+ * The one error module: stable RFC 9457 problem types with neutral Indonesian texts, the error class
+ * every layer throws, and the Fastify error / not-found handlers that turn anything into a problem.
+ * No stack trace, upstream address or legacy internals ever reach a reply.
+ */
+import { PROBLEM_TYPE_BASE, type Problem } from '@wbs/shared/api/common';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const PROBLEMS = {
+  validation: { status: 400, title: PROBLEM_MESSAGES.validation },
+  'bad-request': { status: 400, title: PROBLEM_MESSAGES.validation },
+  unauthorized: { status: 401, title: PROBLEM_MESSAGES.unauthorized },
+  'password-change-required': { status: 403, title: PROBLEM_MESSAGES.passwordChangeRequired },
+  forbidden: { status: 403, title: PROBLEM_MESSAGES.forbidden },
+  csrf: { status: 403, title: PROBLEM_MESSAGES.csrf },
+  'not-found': { status: 404, title: PROBLEM_MESSAGES.notFound },
+  'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
+  'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
+  'legacy-error': { status: 422, title: PROBLEM_MESSAGES.validation },
+  'rate-limited': { status: 429, title: PROBLEM_MESSAGES.tooManyRequests },
+  internal: { status: 500, title: PROBLEM_MESSAGES.internal },
+  'legacy-bad-reply': { status: 502, title: PROBLEM_MESSAGES.legacyBadReply },
+  'legacy-unavailable': { status: 503, title: PROBLEM_MESSAGES.legacyUnavailable },
+  'legacy-timeout': { status: 504, title: PROBLEM_MESSAGES.legacyTimeout },
+} as const;
+export type ProblemType = keyof typeof PROBLEMS;
+
+export const problemUri = (type: ProblemType) => `${PROBLEM_TYPE_BASE}${type}`;
+
+type ProblemExtras = {
+  detail?: string;
+  severity?: 'warning' | 'error';
+  messages?: string[];
+  errors?: Record<string, string>;
+  /** Status override, e.g. a generic 4xx from Fastify kept as it is. */
+  status?: number;
+  /** Ops-only context (never sent): why this happened. */
+  cause?: unknown;
+};
+
+/** Thrown anywhere; the error handler turns it into `application/problem+json`. */
+export class ApiProblem extends Error {
+  readonly type: ProblemType;
+  readonly status: number;
+  readonly extras: ProblemExtras;
+  constructor(type: ProblemType, extras: ProblemExtras = {}) {
+    super(extras.detail ?? PROBLEMS[type].title, extras.cause === undefined ? {} : { cause: extras.cause });
+    this.name = 'ApiProblem';
+    this.type = type;
+    this.status = extras.status ?? PROBLEMS[type].status;
+    this.extras = extras;
+  }
+
+  toJSON(): Problem {
+    const body: Problem = {
+      type: problemUri(this.type),
+      title: PROBLEMS[this.type].title,
+      status: this.status,
+      detail: this.extras.detail ?? PROBLEMS[this.type].title,
+    };
+    if (this.extras.severity) body.severity = this.extras.severity;
+    if (this.extras.messages) body.messages = this.extras.messages;
+    if (this.extras.errors) body.errors = this.extras.errors;
+    return body;
+  }
+}
+
+/** The validation error our valibot validator compiler returns; carries `{ field: message }`. */
+export class FieldErrors extends Error {
+  readonly errors: Record<string, string>;
+  statusCode = 400;
+  constructor(errors: Record<string, string>) {
+    super('validation failed');
+    this.name = 'FieldErrors';
+    this.errors = errors;
+  }
+}
+
+export const notFound = () => new ApiProblem('not-found');
+export const forbidden = () => new ApiProblem('forbidden');
+export const unauthorized = () => new ApiProblem('unauthorized');
+
+/** Maps any thrown value to a problem; unknown errors become `internal`. */
+export function toProblem(error: unknown): ApiProblem {
+  if (error instanceof ApiProblem) return error;
+  if (error instanceof FieldErrors) return new ApiProblem('validation', { errors: error.errors });
+  const fastifyError = error as Partial<FastifyError> & { validation?: unknown };
+  if (fastifyError?.code === 'FST_ERR_VALIDATION') {
+    return new ApiProblem('validation', { errors: {} });
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 404) return new ApiProblem('not-found');
+    if (status === 413) return new ApiProblem('payload-too-large');
+    if (status === 429) return new ApiProblem('rate-limited');
+    if (status === 401) return new ApiProblem('unauthorized');
+    if (status === 403) return new ApiProblem('forbidden');
+    return new ApiProblem('bad-request', { status });
+  }
+  return new ApiProblem('internal', { cause: error });
+}
+
+export function sendProblem(reply: FastifyReply, problem: ApiProblem): FastifyReply {
+  return reply.code(problem.status).type('application/problem+json').send(problem.toJSON());
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Set by the session plugin: how to drop the session cookie (used on every 401). */
+    clearSessionCookies?: () => void;
+  }
+  interface FastifyInstance {
+    spaFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+  }
+}
+
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      const problem = toProblem(error);
+      if (problem.status >= 500) {
+        request.log.error(
+          { err: problem.type === 'internal' ? error : problem.extras.cause, problem: problem.type },
+          'request failed',
+        );
+      } else {
+        request.log.info({ problem: problem.type }, 'request refused');
+      }
+      if (problem.status === 401) reply.clearSessionCookies?.();
+      return sendProblem(reply, problem);
+    });
+    app.setNotFoundHandler((request, reply) => {
+      // Non-API GETs fall back to the web app's index.html when it is served (see static.ts).
+      if (request.server.spaFallback?.(request, reply)) return reply;
+      return sendProblem(reply, new ApiProblem('not-found'));
+    });
+  },
+  { name: 'wbs-errors' },
+);

@@ -1,0 +1,26 @@
+/** Category and category-group lists of a company (POST /CaseCategory/GetAll, /CaseCategoryGroup/GetAll). */
+import type { FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { caseCategoryGroupSchema, caseCategorySchema } from './schemas.ts';
+
+export async function legacyCategories(request: FastifyRequest, companyId: number) {
+  const { data } = await request.legacy.call({
+    name: 'CaseCategory.getAll',
+    method: 'POST',
+    path: '/CaseCategory/GetAll',
+    json: { companyId },
+    data: v.array(caseCategorySchema),
+  });
+  return data;
+}
+
+export async function legacyCategoryGroups(request: FastifyRequest, companyId: number) {
+  const { data } = await request.legacy.call({
+    name: 'CaseCategoryGroup.getAll',
+    method: 'POST',
+    path: '/CaseCategoryGroup/GetAll',
+    json: { companyId },
+    data: v.array(caseCategoryGroupSchema),
+  });
+  return data;
+}

@@ -1,0 +1,74 @@
+/** Decorates the app with the legacy client and each request with `request.legacy`, bound to it. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Dispatcher } from 'undici';
+import type { Config } from '../config.ts';
+import {
+  type CallContext,
+  type LegacyAuth,
+  type LegacyCall,
+  LegacyClient,
+  type LegacyResult,
+  type StreamCall,
+  type TableCall,
+  type TableResult,
+} from './client.ts';
+
+/** `auth` defaults to the caller's session (or forced-change ticket); `null` sends no token. */
+type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
+
+export type RequestLegacy = {
+  call<T>(call: Bound<LegacyCall<T>>): Promise<LegacyResult<T>>;
+  table<T>(call: Bound<TableCall<T>>): Promise<TableResult<T>>;
+  stream(call: Bound<StreamCall>): Promise<Dispatcher.ResponseData>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    legacyClient: LegacyClient;
+  }
+  interface FastifyRequest {
+    legacy: RequestLegacy;
+  }
+}
+
+function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
+  const ctx: CallContext = {
+    requestId: request.id,
+    log: request.log,
+    onLatency: (ms) => {
+      request.legacyMs += ms;
+      request.legacyCalls += 1;
+    },
+  };
+  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
+    ...call,
+    auth:
+      call.auth === undefined ? (request.session?.auth ?? request.passwordChange?.auth ?? null) : call.auth,
+  });
+  return {
+    call: (call) => client.call(ctx, withAuth(call)),
+    table: (call) => client.table(ctx, withAuth(call)),
+    stream: (call) => client.stream(ctx, withAuth(call)),
+  };
+}
+
+export const legacyPlugin = fp(
+  async (app: FastifyInstance, opts: { config: Config; dispatcher?: Dispatcher }) => {
+    const client = new LegacyClient(opts.config, opts.dispatcher);
+    app.decorate('legacyClient', client);
+    const bound = new WeakMap<FastifyRequest, RequestLegacy>();
+    app.decorateRequest('legacy', {
+      getter(this: FastifyRequest) {
+        let legacy = bound.get(this);
+        if (!legacy) {
+          legacy = bind(client, this);
+          bound.set(this, legacy);
+        }
+        return legacy;
+      },
+    });
+    app.addHook('onClose', async () => client.close());
+  },
+  { name: 'wbs-legacy', dependencies: ['wbs-logging'] },
+);

@@ -1,0 +1,41 @@
+/** Every route of the gateway; API routes under /api/v1, probes at the root. */
+import type { FastifyInstance } from 'fastify';
+import analystRoutes from './analysts/route.ts';
+import caseCategoryRoutes from './case-categories/route.ts';
+import caseCategoryGroupRoutes from './case-category-groups/route.ts';
+import caseLineRoutes from './case-lines/route.ts';
+import caseStatusRoutes from './case-statuses/route.ts';
+import channelRoutes from './channels/route.ts';
+import companyRoutes from './companies/route.ts';
+import healthRoutes from './health/route.ts';
+import partnerStaffRoutes from './partner-staff/route.ts';
+import partnerRoutes from './partners/route.ts';
+import passwordRoutes from './password/route.ts';
+import profileRoutes from './profile/route.ts';
+import regionRoutes from './regions/route.ts';
+import sessionRoutes from './session/route.ts';
+import unitRoutes from './units/route.ts';
+import userRoleRoutes from './user-roles/route.ts';
+
+const API_ROUTES = [
+  sessionRoutes,
+  passwordRoutes,
+  profileRoutes,
+  regionRoutes,
+  unitRoutes,
+  channelRoutes,
+  caseLineRoutes,
+  userRoleRoutes,
+  caseStatusRoutes,
+  caseCategoryRoutes,
+  caseCategoryGroupRoutes,
+  partnerRoutes,
+  companyRoutes,
+  partnerStaffRoutes,
+  analystRoutes,
+];
+
+export async function routes(app: FastifyInstance) {
+  await app.register(healthRoutes);
+  for (const plugin of API_ROUTES) await app.register(plugin, { prefix: '/api/v1' });
+}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browser, buildTestApp, signInAs, type TestApp } from '../../test/helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+beforeEach(() => t.legacy.reset());
+
+describe('partners (type 1)', () => {
+  it('lists partners as { items, total, page, pageSize } in our camelCase shape', async () => {
+    const cookie = await signInAs(t.app, 1);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/partners?pageSize=1&page=2',
+      headers: { cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      items: [
+        {
+          id: 2,
+          code: 'P002',
+          name: 'Partner Dua',
+          phone: '0212',
+          address: 'Jl. Dua',
+          provinceId: 31,
+          provinceName: 'DKI Jakarta',
+          cityId: 3171,
+          cityName: 'Jakarta Selatan',
+          username: null,
+          email: null,
+        },
+      ],
+      total: 2,
+      page: 2,
+      pageSize: 1,
+    });
+  });
+
+  it('creates a partner and validates the form', async () => {
+    const cookie = await signInAs(t.app, 1);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(cookie),
+      payload: {
+        name: '',
+        username: 'u',
+        email: 'u@x.co',
+        phone: 'abc',
+        address: 'A',
+        provinceId: 0,
+        cityId: 'x',
+      },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual({
+      name: 'Name wajib diisi',
+      phone: 'Phone wajib diisi',
+      provinceId: 'Provinsi wajib diisi',
+      cityId: 'Kota Tidak Valid',
+    });
+    const good = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(cookie),
+      payload: {
+        name: 'Partner Tiga',
+        username: 'p3',
+        email: 'p3@x.co',
+        phone: '021',
+        address: 'A',
+        provinceId: 31,
+        cityId: 3171,
+      },
+    });
+    expect(good.statusCode).toBe(201);
+    expect(good.json()).toEqual({ message: 'Partner berhasil disimpan' });
+  });
+
+  it('rejects a non-numeric id with 400', async () => {
+    const cookie = await signInAs(t.app, 1);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/partners/abc', headers: { cookie } });
+    expect(res.statusCode).toBe(400);
+  });
+});

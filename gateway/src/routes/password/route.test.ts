@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  browser,
+  buildTestApp,
+  cookieValue,
+  ORIGIN,
+  setCookies,
+  signIn,
+  type TestApp,
+} from '../../test/helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+beforeEach(() => t.legacy.reset());
+
+describe('forced password change', () => {
+  it('starts no session for an initial password, then changes it and signs in', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'newstaff', password: 'Initial123' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toEqual({ passwordChangeRequired: true });
+    expect(cookieValue(login, 'wbs_session')).toBeUndefined();
+    const ticketCookie = setCookies(login).find((c) => c.startsWith('wbs_pwchange='))!;
+    expect(ticketCookie).toMatch(/; Path=\/api\/v1\/password/);
+    expect(ticketCookie).toMatch(/; HttpOnly/);
+    expect(ticketCookie).toMatch(/; SameSite=Strict/);
+    expect(Number(ticketCookie.match(/Max-Age=(\d+)/)?.[1])).toBeLessThanOrEqual(600);
+    const ticket = `wbs_pwchange=${cookieValue(login, 'wbs_pwchange')}`;
+
+    // The ticket is not a session: nothing else accepts it.
+    const who = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: ticket } });
+    expect(who.statusCode).toBe(401);
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/partner-staff',
+      headers: { cookie: ticket },
+    });
+    expect(other.statusCode).toBe(401);
+
+    const change = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/password',
+      headers: browser(ticket),
+      payload: { oldPassword: 'Initial123', newPassword: 'Baru12345', confirmNewPassword: 'Baru12345' },
+    });
+    expect(change.statusCode).toBe(200);
+    expect(change.json()).toMatchObject({
+      message: 'Kata sandi berhasil diubah',
+      user: { username: 'newstaff' },
+    });
+    expect(cookieValue(change, 'wbs_session')).toBeTruthy();
+    expect(setCookies(change).find((c) => c.startsWith('wbs_pwchange='))).toMatch(/^wbs_pwchange=;/);
+
+    const session = `wbs_session=${cookieValue(change, 'wbs_session')}`;
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: session } });
+    expect(me.json().user.username).toBe('newstaff');
+  });
+
+  it('validates the change form with the spec messages', async () => {
+    const cookie = await signIn(t.app, 'companyadmin', 'Password123!');
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/password',
+      headers: browser(cookie),
+      payload: { oldPassword: '', newPassword: 'short', confirmNewPassword: 'different' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({
+      oldPassword: 'Kata sandi lama wajib diisi',
+      newPassword: 'Kata sandi baru minimal 8 karakter.',
+      confirmNewPassword: 'Konfirmasi kata sandi baru tidak sama',
+    });
+  });
+
+  it('changes the password of a signed-in user', async () => {
+    const cookie = await signIn(t.app, 'companyadmin', 'Password123!');
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/password',
+      headers: browser(cookie),
+      payload: { oldPassword: 'Password123!', newPassword: 'Lain12345', confirmNewPassword: 'Lain12345' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.username).toBe('companyadmin');
+    expect(t.logs.some((l) => l.audit === true && l.event === 'password-changed')).toBe(true);
+    await expect(signIn(t.app, 'companyadmin', 'Lain12345')).resolves.toMatch(/^wbs_session=/);
+  });
+
+  it('answers 401 without a session or ticket', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/password',
+      payload: { oldPassword: 'x', newPassword: 'Lain12345', confirmNewPassword: 'Lain12345' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/v1/password/forgot', () => {
+  it('gives the same reply whether or not the e-mail is registered', async () => {
+    const ask = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/password/forgot',
+        headers: { origin: ORIGIN },
+        payload: { email },
+      });
+    const known = await ask('admin@wbs.test');
+    const unknown = await ask('nobody@wbs.test');
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toBe(known.body);
+    expect(unknown.body).not.toMatch(/tidak terdaftar/i);
+  });
+
+  it('validates the e-mail', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/password/forgot',
+      payload: { email: 'nope' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ email: 'Email tidak valid' });
+  });
+});

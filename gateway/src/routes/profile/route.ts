@@ -1,0 +1,66 @@
+/** The signed-in whistleblower's profile (type 6): name and "hide my identity". */
+import { messageReply } from '@wbs/shared/api/common';
+import { profileReply, profileRequest } from '@wbs/shared/api/profile';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type * as v from 'valibot';
+import { ApiProblem } from '../../errors.ts';
+import { ignored, whistleblowerSchema } from '../../legacy/schemas.ts';
+import { routeSchema } from '../../schema.ts';
+
+const tags = ['profile'];
+
+function own(request: FastifyRequest) {
+  const user = request.session?.user;
+  if (!user?.whistleblowerId || !user.companyId) throw new ApiProblem('forbidden');
+  return { whistleblowerId: user.whistleblowerId, whistleblowerCompanyId: user.companyId };
+}
+
+export default async function profileRoutes(app: FastifyInstance) {
+  app.get(
+    '/profile',
+    {
+      config: { policy: 'profile:manage' },
+      schema: routeSchema({ summary: 'Profil pelapor', tags, response: { 200: profileReply } }),
+    },
+    async (request) => {
+      const { data } = await request.legacy.call({
+        name: 'WhistleblowerMaster.detail',
+        method: 'POST',
+        path: '/WhistleblowerMaster/Detail',
+        json: own(request),
+        data: whistleblowerSchema,
+      });
+      return {
+        fullName: data.whistleblowerFullName ?? '',
+        hideIdentity: data.whistleblowerIsAnonymousBool === true,
+      };
+    },
+  );
+
+  app.put<{ Body: v.InferOutput<typeof profileRequest> }>(
+    '/profile',
+    {
+      config: { policy: 'profile:manage' },
+      schema: routeSchema({
+        summary: 'Simpan profil pelapor',
+        tags,
+        body: profileRequest,
+        response: { 200: messageReply },
+      }),
+    },
+    async (request) => {
+      const { messages } = await request.legacy.call({
+        name: 'WhistleblowerMaster.update',
+        method: 'PUT',
+        path: '/WhistleblowerMaster',
+        json: {
+          whistleblowerFullName: request.body.fullName,
+          isAnonymous: request.body.hideIdentity,
+          ...own(request),
+        },
+        data: ignored,
+      });
+      return { message: messages[0] ?? '' };
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './test/helpers.ts';
+
+let withSpa: TestApp;
+let bare: TestApp;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wbs-web-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>WBS</title>');
+  writeFileSync(join(dir, 'app.js'), 'console.log(1)');
+  withSpa = await buildTestApp({ WEB_DIST_DIR: dir, DOCS_ENABLED: 'true' });
+  bare = await buildTestApp({ WEB_DIST_DIR: join(dir, 'missing') });
+});
+afterAll(async () => {
+  await withSpa.close();
+  await bare.close();
+});
+
+describe('web app and docs', () => {
+  it('serves the SPA, its assets and the index.html fallback for client routes', async () => {
+    const index = await withSpa.app.inject({ method: 'GET', url: '/' });
+    expect(index.statusCode).toBe(200);
+    expect(index.body).toContain('<title>WBS</title>');
+    const asset = await withSpa.app.inject({ method: 'GET', url: '/app.js' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const route = await withSpa.app.inject({ method: 'GET', url: '/admin/partner?x=1' });
+    expect(route.statusCode).toBe(200);
+    expect(route.body).toContain('<title>WBS</title>');
+  });
+
+  it('never falls back for API paths or non-GET requests', async () => {
+    const api = await withSpa.app.inject({ method: 'GET', url: '/api/v1/nope' });
+    expect(api.statusCode).toBe(404);
+    expect(api.headers['content-type']).toContain('application/problem+json');
+    expect((await withSpa.app.inject({ method: 'POST', url: '/admin/partner' })).statusCode).toBe(404);
+  });
+
+  it('skips the SPA when the folder is missing', async () => {
+    expect((await bare.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
+  });
+
+  it('serves /api/docs only when DOCS_ENABLED', async () => {
+    const docs = await withSpa.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.json().info.title).toBe('WBS Gateway API');
+    expect((await bare.app.inject({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(404);
+  });
+});

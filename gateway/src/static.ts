@@ -1,0 +1,43 @@
+/**
+ * Serves the built web app (WEB_DIST_DIR) when the folder exists: hashed assets cached for a year,
+ * index.html never cached, and every non-/api GET that matches no file falls back to index.html
+ * (client-side routing). Skipped silently (one info line) when the folder is missing.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const staticPlugin = fp(
+  async (app: FastifyInstance, opts: { webDistDir: string | undefined }) => {
+    const root = opts.webDistDir ? resolve(opts.webDistDir) : undefined;
+    const enabled = root !== undefined && existsSync(join(root, 'index.html'));
+    if (!enabled) {
+      if (root) app.log.info({ webDistDir: root }, 'web app not served: no index.html there');
+      app.decorate('spaFallback', () => false);
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        res.header(
+          'cache-control',
+          path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+        );
+      },
+    });
+    app.decorate('spaFallback', (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+      const path = request.url.split('?')[0] ?? '/';
+      if (path === '/api' || path.startsWith('/api/') || path === '/healthz' || path === '/readyz')
+        return false;
+      reply.header('cache-control', 'no-cache');
+      void reply.sendFile('index.html');
+      return true;
+    });
+  },
+  { name: 'wbs-static' },
+);

@@ -1,0 +1,41 @@
+/** Starts legacy-sim (fresh data) and the gateway with the built web app once for all journeys. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort, type RunningSystem, repoRoot, startSystem } from '../system.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    simUrl: string;
+    downloadsDir: string;
+  }
+}
+
+let system: RunningSystem | undefined;
+let workDir: string | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-'));
+  system = await startSystem({
+    gatewayPort: await freePort(),
+    simPort: await freePort(),
+    simDataDir: join(workDir, 'legacy-sim'),
+    simJwtSecret: randomBytes(32).toString('base64url'),
+    sessionSecret: randomBytes(48).toString('base64url'),
+    sessionEncryptionKey: randomBytes(32).toString('base64'),
+    webDistDir: join(repoRoot, 'web', 'dist'),
+    env: { LOG_LEVEL: 'warn', LEGACY_SIM_TEST_KNOBS: '1' },
+    stdio: 'inherit',
+  });
+  project.provide('baseUrl', system.url);
+  project.provide('simUrl', system.simUrl ?? '');
+  project.provide('downloadsDir', join(workDir, 'downloads'));
+}
+
+export async function teardown(): Promise<void> {
+  await system?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+}

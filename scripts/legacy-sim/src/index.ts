@@ -1,0 +1,97 @@
+/**
+ * legacy-sim: a faithful stand-in of the legacy WBS HTTP API. It trusts the identity in the token
+ * and enforces NO role or scope rules — like the legacy it plays. The gateway must enforce them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Knobs } from './knobs.ts';
+import { loadRegions } from './seed/regions.ts';
+import { seed } from './seed/seed.ts';
+import { Store } from './store/store.ts';
+
+export type { Knobs } from './knobs.ts';
+export { type DemoAccount, demoAccounts, demoCases } from './seed/demo-accounts.ts';
+export { SEED_STATUSES } from './seed/seed.ts';
+
+export type LegacySimOptions = {
+  /** Where store.json and files/ live; null (the default) = in memory only. */
+  dataDir?: string | null;
+  /** 0 (the default) = a random free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** HS256 secret of the issued tokens; random per instance when absent. */
+  jwtSecret?: string;
+  /** Token lifetime; default 8 hours. */
+  tokenTtlSeconds?: number;
+  /** Enables POST /__sim/knobs and POST /__sim/reset (404 otherwise). */
+  testKnobs?: boolean;
+  /** Fastify request logging (never bodies); default off. */
+  logger?: boolean;
+  /** Where store problems (reseeding) are reported; default console.warn. */
+  log?: (message: string) => void;
+};
+
+export type LegacySim = {
+  app: FastifyInstance;
+  /** Origin, e.g. http://127.0.0.1:8081 (the legacy API base is `${url}/api`). */
+  url: string;
+  /** `${url}/api`. */
+  apiUrl: string;
+  port: number;
+  setKnobs(knobs: Knobs): void;
+  /** Back to the seed data; clears knobs and revoked tokens. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function createLegacySim(options: LegacySimOptions = {}): Promise<LegacySim> {
+  const log = options.log ?? ((message: string) => console.warn(message));
+  const store = await Store.open(options.dataDir ?? null, (files) => seed(files), log);
+  let knobs: Knobs = {};
+  const resetAll = async () => {
+    knobs = {};
+    await store.reseed();
+  };
+  const { app, ctx } = await buildApp({
+    store,
+    regions: loadRegions(),
+    jwtSecret: options.jwtSecret ?? randomBytes(32).toString('base64url'),
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 8 * 3600,
+    testKnobs: options.testKnobs ?? false,
+    logger: options.logger ?? false,
+    knobs: {
+      get: () => knobs,
+      set: (next) => {
+        knobs = { ...next };
+      },
+      reset: resetAll,
+    },
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closed = false;
+  return {
+    app,
+    url,
+    apiUrl: `${url}/api`,
+    port,
+    setKnobs(next) {
+      knobs = { ...next };
+    },
+    async reset() {
+      ctx.revoked.clear();
+      await resetAll();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await store.flush();
+    },
+  };
+}

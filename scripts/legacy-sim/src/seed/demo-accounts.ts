@@ -1,0 +1,104 @@
+/**
+ * Demo credentials seeded by legacy-sim. Imported by the gateway tests and the browser journeys
+ * through `@wbs/legacy-sim`. Keep in sync with the README table (the seed reads this list).
+ */
+export type DemoAccount = {
+  username: string;
+  password: string;
+  userTypeId: 1 | 2 | 3 | 4 | 5 | 6;
+  /** 1 privileged (Supervisor), 2 normal (Staff). */
+  role: 1 | 2;
+  /** true: the account still has its initial password (must change it first). */
+  initPassword: boolean;
+  description: string;
+};
+
+export const demoAccounts: readonly DemoAccount[] = [
+  {
+    username: 'admin',
+    password: 'Admin#2026!',
+    userTypeId: 1,
+    role: 1,
+    initPassword: false,
+    description: 'Administrator (holding master admin)',
+  },
+  {
+    username: 'admin.kahuripan',
+    password: 'Perusahaan#2026!',
+    userTypeId: 2,
+    role: 1,
+    initPassword: false,
+    description: 'Admin Perusahaan of company 1, Perumda Air Minum Tirta Kahuripan',
+  },
+  {
+    username: 'admin.pakuan',
+    password: 'Perusahaan#2026!',
+    userTypeId: 2,
+    role: 1,
+    initPassword: false,
+    description: 'Admin Perusahaan of company 2, PDAM Tirta Pakuan',
+  },
+  {
+    username: 'holding',
+    password: 'Partner#2026!',
+    userTypeId: 3,
+    role: 1,
+    initPassword: false,
+    description: 'Partner 1, Holding Air Minum Nusantara',
+  },
+  {
+    username: 'analis.direksi',
+    password: 'Analis#2026!',
+    userTypeId: 4,
+    role: 1,
+    initPassword: false,
+    description: 'Staff Perusahaan (analyst) of company 1, Jalur Direksi, Supervisor',
+  },
+  {
+    username: 'analis.spi',
+    password: 'Analis#2026!',
+    userTypeId: 4,
+    role: 2,
+    initPassword: false,
+    description: 'Staff Perusahaan (analyst) of company 1, Jalur SPI, Staff',
+  },
+  {
+    username: 'staff.holding',
+    password: 'Staff#2026!',
+    userTypeId: 5,
+    role: 1,
+    initPassword: false,
+    description: 'Staff Partner of partner 1, Supervisor',
+  },
+  {
+    username: 'staff.holding2',
+    password: 'Staff#2026!',
+    userTypeId: 5,
+    role: 2,
+    initPassword: false,
+    description: 'Staff Partner of partner 1, Staff',
+  },
+  {
+    username: 'pelapor',
+    password: 'Pelapor#2026!',
+    userTypeId: 6,
+    role: 2,
+    initPassword: false,
+    description: 'Pelapor (signed-in whistleblower) of company 1',
+  },
+  {
+    username: 'analis.baru',
+    password: 'Awal#2026!',
+    userTypeId: 4,
+    role: 2,
+    initPassword: true,
+    description: 'Staff Perusahaan of company 1 with an initial password (must change it)',
+  },
+];
+
+/** Demo cases filed anonymously: track them with POST /api/WBSCase/Whistleblower/byNumber. */
+export const demoCases = [
+  { caseNumber: 'WBS-10000001', password: 'Lapor#2026!', description: 'Baru (status 1), company 1' },
+  { caseNumber: 'WBS-10000002', password: 'Lapor#2026!', description: 'Investigasi, company 1, with logs' },
+  { caseNumber: 'WBS-10000003', password: 'Lapor#2026!', description: 'Ditutup (final), company 2' },
+] as const;

@@ -1,0 +1,26 @@
+/** /api/v1/partners (user type 1). */
+import * as v from 'valibot';
+import { partnerSchema } from '../forms.ts';
+import { itemsOf, nullableString, optionSchema, pageOf } from './common.ts';
+
+export const partnerRequest = partnerSchema;
+export type PartnerRequest = v.InferOutput<typeof partnerRequest>;
+
+export const partnerSchemaOut = v.object({
+  id: v.number(),
+  code: nullableString,
+  name: v.string(),
+  phone: nullableString,
+  address: nullableString,
+  provinceId: v.nullable(v.number()),
+  provinceName: nullableString,
+  cityId: v.nullable(v.number()),
+  cityName: nullableString,
+  username: nullableString,
+  email: nullableString,
+});
+export type Partner = v.InferOutput<typeof partnerSchemaOut>;
+
+export const partnerReply = partnerSchemaOut;
+export const partnerListReply = pageOf(partnerSchemaOut);
+export const partnerOptionsReply = itemsOf(optionSchema);

@@ -1,0 +1,113 @@
+/** Indonesian texts used by both the gateway and the web app, worded as the spec words them. */
+
+export const FIELD_MESSAGES = {
+  usernameRequired: 'Username wajib diisi',
+  usernameRequiredLower: 'username wajib diisi',
+  passwordRequired: 'Kata sandi wajib diisi',
+  emailInvalid: 'Email tidak valid',
+  emailRequired: 'Email wajib diisi',
+  oldPasswordRequired: 'Kata sandi lama wajib diisi',
+  newPasswordMin: 'Kata sandi baru minimal 8 karakter.',
+  newPasswordRequired: 'Kata sandi baru wajib diisi',
+  confirmPasswordMin: 'Konfirmasi kata sandi baru minimal 8 karakter.',
+  confirmPasswordMismatch: 'Konfirmasi kata sandi baru tidak sama',
+  confirmPasswordRequired: 'Konfirmasi kata sandi baru wajib diisi',
+  nameRequired: 'Name wajib diisi',
+  phoneRequired: 'Phone wajib diisi',
+  addressRequired: 'Address wajib diisi',
+  provinceInvalid: 'Provinsi Tidak Valid',
+  provinceRequired: 'Provinsi wajib diisi',
+  cityInvalid: 'Kota Tidak Valid',
+  cityRequired: 'Kota wajib diisi',
+  districtRequired: 'Kecamatan wajib diisi',
+  partnerInvalid: 'Partner Tidak Valid',
+  fullNameRequired: 'Nama Lengkap wajib diisi',
+  caseLineInvalid: 'Jalur Pengaduan tidak valid',
+  caseLineRequired: 'Jalur Pengaduan wajib diisi',
+  caseNumberRequired: 'Nomor Pengaduan wajib diisi',
+  statusInvalid: 'Status pengaduan Tidak Valid',
+  statusRequired: 'Status pengaduan wajib diisi',
+  logLineInvalid: 'Jalur Otorisasi Tidak Valid',
+  logLineRequired: 'Jalur Otorisasi wajib diisi',
+  logMessageRequired: 'Catatan Aktivitas wajib diisi',
+  statusNameRequired: 'Nama Status wajib diisi',
+  statusOrderRequired: 'Order wajib diisi',
+  categoryNameRequired: 'Nama kategori wajib diisi',
+  categoryGroupInvalid: 'Gorup kategori tidak valid',
+  categoryGroupRequired: 'Gorup kategori wajib diisi',
+  profileNameRequired: 'Username wajib diisi',
+  reporterTypeRequired: 'Identitas Pelapor wajib diisi',
+  reporterEmailInvalid: 'Alamat Email Tidak Valid',
+  reporterPhoneInvalid: 'Nomor Telepon tidak valid',
+  reporterPhoneMin: 'minimal 3 nomor.',
+  communicationTypeRequired: 'Cara Komunikasi wajib pilih minimal 1',
+  communicationTimeRequired: 'Waktu Komunikasi wajib diisi',
+  categoryRequired: 'Kategori pengaduan wajib diisi',
+  caseWhatRequired: 'Mohon isi kejadian apa yang ingin dilaporkan',
+  caseWhereRequired: 'Mohon isi di mana kejadian ini terjadi',
+  caseWhenRequired: 'Mohon isi kapan kejadian ini terjadi',
+  casePerpetratorRequired: 'Mohon isi nama dan jabatan terlapor',
+  caseDirectorateRequired: 'Mohon isi Unit Direktorat',
+  caseDivisionRequired: 'Mohon isi Unit Divisi',
+  caseHowRequired: 'Mohon isi bagaimana kejadian ini terjadi',
+  max255: 'Maksimal 255 Karakter',
+  max500: 'Maksimal 500 Karakter',
+  evidenceRequired: 'Bukti Pendukung wajib diisi',
+  casePasswordRequired: 'Kata sandi pengaduan wajib diisi',
+  casePasswordMin: 'Kata sandi pengaduan minimal 8 karakter.',
+  casePasswordMismatch: 'Konfirmasi kata sandi pengaduan tidak sama',
+} as const;
+
+/** Messages with placeholders; fill them through `format`. */
+export const TEMPLATE_MESSAGES = {
+  fileTooLarge: 'Ukuran file {name} melebihi 10 MB',
+  fileDuplicate: 'Lampiran {name} telah dipilih',
+  tooManyAttachments: 'Lampiran tidak boleh melebihi {limit}',
+  involvedNameRequired: 'Nama pihak terkait wajib diisi di baris {n}',
+  involvedPositionRequired: 'Posisi pihak terkait wajib diisi di baris {n}',
+  downloadSucceeded: 'Lampiran {name} berhasil di unduh',
+  fileTypeNotAllowed: 'Jenis file {name} tidak diizinkan',
+  fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
+} as const;
+
+export const UI_MESSAGES = {
+  attachmentsLimitReached: 'Lampiran sudah mencapai batas maksimal',
+  exporting: 'Mengekspor data',
+  caseNumberCopied: 'Nomor Pengaduan berhasil di salin',
+  loading: 'Memuat...',
+  loadingHint: 'Mohon jangan menutup halaman ini',
+  loggingOut: 'Proses Logout',
+  loggedOut: 'Berhasil Keluar',
+  notFoundData: 'Data Tidak Ditemukan',
+  missingEntity: 'Data tidak ditemukan',
+  choosePartnerCompany: 'Silahkan Pilih Perusahaan',
+  maskedNote: '**********',
+  maskedNoteHint: 'Text disembunyikan demi keamanan',
+  networkError: 'Network Error',
+} as const;
+
+/** Problem texts the gateway answers with; stable, neutral, Indonesian. */
+export const PROBLEM_MESSAGES = {
+  validation: 'Data yang dikirim tidak valid',
+  unauthorized: 'Sesi Anda telah berakhir, silakan masuk kembali',
+  forbidden: 'Anda tidak memiliki akses untuk tindakan ini',
+  notFound: 'Data tidak ditemukan',
+  csrf: 'Permintaan ditolak karena berasal dari situs lain',
+  passwordChangeRequired: 'Anda harus mengganti kata sandi awal sebelum melanjutkan',
+  legacyUnavailable: 'Layanan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',
+  legacyTimeout: 'Layanan tidak merespons tepat waktu, silakan coba beberapa saat lagi',
+  legacyBadReply: 'Layanan memberikan jawaban yang tidak dikenali, silakan coba beberapa saat lagi',
+  internal: 'Terjadi kesalahan pada server, silakan coba beberapa saat lagi',
+  tooManyRequests: 'Terlalu banyak percobaan, silakan coba beberapa saat lagi',
+  payloadTooLarge: 'Ukuran file melebihi batas yang diizinkan',
+  trackingFailed: 'Nomor Pengaduan atau kata sandi tidak sesuai',
+  forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
+  idempotencyConflict: 'Permintaan yang sama sedang diproses',
+} as const;
+
+/** Replaces `{key}` placeholders in a template message. */
+export function format(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The one permission matrix of the product (spec section 6).
+ *
+ * Reading chosen (written down in docs/decisions.md): reading B of section 6, with type 1 as the
+ * holding's master-data administrator: 1 Administrator, 2 company admin, 3 partner (admin),
+ * 4 company staff (analyst), 5 partner staff, 6 signed-in whistleblower. The gateway enforces this
+ * matrix on every route; the web app uses the same matrix only to decide what to show.
+ */
+import { PRIVILEGED_ROLE, type UserTypeId } from './constants.ts';
+
+/** Who is asking: a signed-in user, or `null` for an anonymous visitor (reporter or tracker). */
+export type Subject = { userTypeId: UserTypeId; role: number | null } | null;
+
+export const ACTIONS = [
+  'reference:read',
+  'session:read',
+  'password:change',
+  'password:reset-staff',
+  'profile:manage',
+  'partners:manage',
+  'companies:manage',
+  'companies:list-own',
+  'case-statuses:read',
+  'case-statuses:manage',
+  'case-categories:read',
+  'case-categories:manage',
+  'partner-staff:manage',
+  'analysts:manage',
+  'user-roles:read',
+  'case-lines:read',
+  'cases:create',
+  'cases:list',
+  'cases:read',
+  'case-logs:create',
+  'case-logs:read-full',
+  'case-attachments:download',
+  'cases:export',
+  'tracking:use',
+  'dashboard:read',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+type Rule = (subject: Subject) => boolean;
+
+const anyone: Rule = () => true;
+const signedIn: Rule = (s) => s !== null;
+const types =
+  (...allowed: UserTypeId[]): Rule =>
+  (s) =>
+    s !== null && allowed.includes(s.userTypeId);
+const either =
+  (...rules: Rule[]): Rule =>
+  (s) =>
+    rules.some((rule) => rule(s));
+/** Types 4 and 5 act on cases only with the privileged role flag. */
+const privilegedStaff: Rule = (s) =>
+  s !== null && (s.userTypeId === 4 || s.userTypeId === 5) && s.role === PRIVILEGED_ROLE;
+const caseHandlers = either(types(2, 3), privilegedStaff);
+
+export const PERMISSIONS: Record<Action, Rule> = {
+  'reference:read': anyone,
+  'session:read': signedIn,
+  'password:change': signedIn,
+  'password:reset-staff': types(2, 3),
+  'profile:manage': types(6),
+  'partners:manage': types(1),
+  'companies:manage': types(1),
+  'companies:list-own': types(1, 3, 5),
+  'case-statuses:read': anyone,
+  'case-statuses:manage': types(1),
+  'case-categories:read': anyone,
+  'case-categories:manage': types(2),
+  'partner-staff:manage': types(3),
+  'analysts:manage': types(2),
+  'user-roles:read': types(1, 2, 3),
+  'case-lines:read': signedIn,
+  'cases:create': either((s) => s === null, caseHandlers),
+  'cases:list': types(2, 3, 4, 5, 6),
+  'cases:read': types(2, 3, 4, 5, 6),
+  'case-logs:create': caseHandlers,
+  'case-logs:read-full': types(2, 3, 4, 5),
+  'case-attachments:download': types(2, 3, 4, 5, 6),
+  'cases:export': caseHandlers,
+  'tracking:use': anyone,
+  'dashboard:read': types(2, 3, 4, 5),
+};
+
+export function can(subject: Subject, action: Action): boolean {
+  return PERMISSIONS[action](subject);
+}
+
+/** Scope of the data a signed-in user may see, derived from the session and never from a request. */
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'partner'; partnerId: number }
+  | { kind: 'company'; companyId: number; caseLineId: number | null; staffOnly: boolean }
+  | { kind: 'whistleblower'; whistleblowerId: number; companyId: number }
+  | { kind: 'none' };
+
+export const USER_TYPE_NAMES: Record<UserTypeId, string> = {
+  1: 'Administrator',
+  2: 'Admin Perusahaan',
+  3: 'Partner',
+  4: 'Staff Perusahaan',
+  5: 'Staff Partner',
+  6: 'Pelapor',
+};

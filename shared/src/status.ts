@@ -1,0 +1,49 @@
+/** Case-status rules of spec section 4. */
+import { STATUS_NEW_ID, STATUS_ROUTING_ID } from './constants.ts';
+
+export type StatusLike = { id: number; name: string; order: number };
+export type BadgeColour = 'green' | 'yellow' | 'red' | 'blue';
+
+const GREEN = new Set([2, 5, 8, 10]);
+const YELLOW = new Set([3, 4, 6, 7, 9]);
+const RED = new Set([11, 3.2]);
+
+export function statusBadgeColour(order: number): BadgeColour {
+  if (RED.has(order)) return 'red';
+  if (GREEN.has(order)) return 'green';
+  if (YELLOW.has(order)) return 'yellow';
+  return 'blue';
+}
+
+/** True when the log form must route the case to a line (current status id 1 or 11). */
+export function requiresCaseLine(currentStatusId: number): boolean {
+  return currentStatusId === STATUS_NEW_ID || currentStatusId === STATUS_ROUTING_ID;
+}
+
+/**
+ * Statuses a log entry may move a case to: same integer order as the current status or one higher,
+ * never order 1. Status id 1 is treated as id 11 (a new case is first routed).
+ */
+export function nextStatusChoices<T extends StatusLike>(
+  statuses: readonly T[],
+  currentStatusId: number,
+): T[] {
+  const effectiveId = currentStatusId === STATUS_NEW_ID ? STATUS_ROUTING_ID : currentStatusId;
+  const current = statuses.find((s) => s.id === effectiveId);
+  if (!current) return [];
+  const base = Math.trunc(current.order);
+  return statuses
+    .filter((s) => Math.trunc(s.order) !== 1)
+    .filter((s) => Math.trunc(s.order) === base || Math.trunc(s.order) === base + 1)
+    .sort((a, b) => a.order - b.order);
+}
+
+/** Preset status of the log form: 11 when the case is new or being routed. */
+export function presetLogStatus(currentStatusId: number): number | null {
+  return requiresCaseLine(currentStatusId) ? STATUS_ROUTING_ID : null;
+}
+
+/** For a current status id above 11 the case line is sent as null (spec section 4). */
+export function caseLineForLog(currentStatusId: number, chosenLineId: number | null): number | null {
+  return currentStatusId > STATUS_ROUTING_ID ? null : chosenLineId;
+}

@@ -1,0 +1,53 @@
+/**
+ * Import direction is part of the architecture: shared/ imports neither side, web/ never imports
+ * gateway/. This walks the source trees and fails on any import that crosses the line.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx|mts)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+const importsOf = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map(
+    (m) => m[1] ?? '',
+  );
+
+function violations(folder: string, forbidden: RegExp): string[] {
+  return sourceFiles(join(root, folder)).flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => forbidden.test(spec))
+      .map((spec) => `${relative(root, file)} imports ${spec}`),
+  );
+}
+
+describe('import boundaries', () => {
+  it('shared imports neither gateway nor web', () => {
+    expect(violations('shared', /(^|\/)(gateway|web)\/|@wbs\/(gateway|web)/)).toEqual([]);
+  });
+
+  it('web never imports gateway', () => {
+    expect(violations('web', /(^|\/)gateway\/|@wbs\/gateway|@wbs\/legacy-sim/)).toEqual([]);
+  });
+
+  it('finds the source trees it guards', () => {
+    expect(sourceFiles(join(root, 'shared')).length).toBeGreaterThan(3);
+  });
+});

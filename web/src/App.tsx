@@ -1,0 +1,90 @@
+import { targetAfterLogin } from '@wbs/shared/navigation';
+import { can } from '@wbs/shared/permissions';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { AuthBridge } from './AuthBridge.tsx';
+import { useSession } from './api/session.ts';
+import { subjectOf } from './api/types.ts';
+import { LandingPage } from './pages/LandingPage.tsx';
+import { LogoutPage } from './pages/LogoutPage.tsx';
+import { PageSpinner } from './ui/PageSpinner.tsx';
+import { PublicLayout } from './ui/PublicLayout.tsx';
+
+const LoginPage = lazy(() => import('./pages/LoginPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage.tsx'));
+const ChangePasswordPage = lazy(() => import('./pages/ChangePasswordPage.tsx'));
+const CaseWizardPage = lazy(() => import('./case/CaseWizardPage.tsx'));
+const CheckCasePage = lazy(() => import('./tracking/CheckCasePage.tsx'));
+const AdminArea = lazy(() => import('./admin/AdminArea.tsx'));
+
+/** Signed-in users are redirected away from /auth/* to their landing target. */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  if (loading) return <PageSpinner />;
+  if (user) return <Redirect to={targetAfterLogin(user.userTypeId)} replace />;
+  return <>{children}</>;
+}
+
+/**
+ * The spec redirects signed-in users away from /case, yet sends filers (types 2, 3 and privileged
+ * 4/5) to /case/create: a signed-in user may open the wizard only when allowed to file a case.
+ */
+function CaseCreateGuard({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  if (loading) return <PageSpinner />;
+  if (user && !can(subjectOf(user), 'cases:create')) {
+    return <Redirect to={targetAfterLogin(user.userTypeId)} replace />;
+  }
+  return <>{children}</>;
+}
+
+const publicPage = (node: ReactNode) => (
+  <PublicLayout>
+    <Suspense fallback={<PageSpinner />}>{node}</Suspense>
+  </PublicLayout>
+);
+
+export function App() {
+  return (
+    <>
+      <AuthBridge />
+      <Switch>
+        <Route path="/">{publicPage(<LandingPage />)}</Route>
+        <Route path="/auth/login">
+          {publicPage(
+            <GuestOnly>
+              <LoginPage />
+            </GuestOnly>,
+          )}
+        </Route>
+        <Route path="/auth/forgotpassword">
+          {publicPage(
+            <GuestOnly>
+              <ForgotPasswordPage />
+            </GuestOnly>,
+          )}
+        </Route>
+        <Route path="/auth/logout">
+          <LogoutPage />
+        </Route>
+        <Route path="/user/changepassword">{publicPage(<ChangePasswordPage />)}</Route>
+        <Route path="/case/create">
+          {publicPage(
+            <CaseCreateGuard>
+              <CaseWizardPage />
+            </CaseCreateGuard>,
+          )}
+        </Route>
+        <Route path="/admin/checkcase">{publicPage(<CheckCasePage />)}</Route>
+        <Route path="/admin" nest>
+          <Suspense fallback={<PageSpinner />}>
+            <AdminArea />
+          </Suspense>
+        </Route>
+        <Route>
+          <Redirect to="/" replace />
+        </Route>
+      </Switch>
+    </>
+  );
+}

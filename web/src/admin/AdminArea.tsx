@@ -1,0 +1,86 @@
+import { Box, Heading, Text } from '@chakra-ui/react';
+import { ADMIN_ROUTES, targetAfterLogin } from '@wbs/shared';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { useSession } from '../api/session.ts';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { AdminLayout } from './AdminLayout.tsx';
+import { CaseListPage } from './CaseListPage.tsx';
+import { CategoryPage } from './CategoryPage.tsx';
+import { CompanyPage, PartnerPage } from './OrganisationPages.tsx';
+import { ProfilePage } from './ProfilePage.tsx';
+import { AnalystPage, PartnerStaffPage } from './StaffPages.tsx';
+import { StatusListPage } from './StatusListPage.tsx';
+
+/** Paths every signed-in user may open under /admin (spec: dashboard and maps). */
+const COMMON = ['/admin/dashboard', '/admin/maps'];
+
+function Placeholder({ title }: { title: string }) {
+  return (
+    <Box>
+      <Heading as="h1" size="2xl" mb="2">
+        {title}
+      </Heading>
+      <Text color="fg.muted">Halaman ini belum tersedia.</Text>
+    </Box>
+  );
+}
+
+/**
+ * /admin (nested routes): sign-in required; each user type reaches only its own routes
+ * (shared ADMIN_ROUTES) and is sent to its landing target otherwise.
+ */
+export default function AdminArea() {
+  const { user, loading } = useSession();
+  const [location] = useLocation(); // relative to /admin
+  if (loading) return <PageSpinner />;
+  if (!user) return <Redirect to="~/auth/login" replace />;
+  const full = `/admin${location === '/' ? '' : location}`;
+  const target = targetAfterLogin(user.userTypeId);
+  const allowed = [...COMMON, ...ADMIN_ROUTES[user.userTypeId]];
+  // Type 6 has no dashboard: its menu sends it to its cases.
+  if (full === '/admin' || (user.userTypeId === 6 && COMMON.includes(full))) {
+    return <Redirect to={`~${target}`} replace />;
+  }
+  if (!allowed.some((path) => full === path || full.startsWith(`${path}/`))) {
+    return <Redirect to={`~${target}`} replace />;
+  }
+  return (
+    <AdminLayout user={user}>
+      <Switch>
+        <Route path="/case">
+          <CaseListPage user={user} />
+        </Route>
+        <Route path="/dashboard">
+          <Placeholder title="Dashboard" />
+        </Route>
+        <Route path="/maps">
+          <Placeholder title="Peta" />
+        </Route>
+        <Route path="/partner">
+          <PartnerPage />
+        </Route>
+        <Route path="/company">
+          <CompanyPage />
+        </Route>
+        <Route path="/statuscase">
+          <StatusListPage />
+        </Route>
+        <Route path="/supportagent">
+          <AnalystPage />
+        </Route>
+        <Route path="/partnerstaff">
+          <PartnerStaffPage />
+        </Route>
+        <Route path="/categorycase">
+          <CategoryPage />
+        </Route>
+        <Route path="/profile">
+          <ProfilePage user={user} />
+        </Route>
+        <Route>
+          <Redirect to={`~${target}`} replace />
+        </Route>
+      </Switch>
+    </AdminLayout>
+  );
+}

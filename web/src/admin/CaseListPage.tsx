@@ -1,0 +1,473 @@
+import {
+  Box,
+  Button,
+  Flex,
+  Heading,
+  HStack,
+  Input,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+} from '@chakra-ui/react';
+import {
+  can,
+  DEFAULT_PAGE_SIZE,
+  format,
+  monthToDateRange,
+  PAGE_SIZES,
+  TEMPLATE_MESSAGES,
+  toIsoDate,
+  UI_MESSAGES,
+} from '@wbs/shared';
+import { useEffect, useMemo, useState } from 'react';
+import useSWR from 'swr';
+import { useSearch } from 'wouter';
+import { download } from '../api/client.ts';
+import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User } from '../api/types.ts';
+import { subjectOf } from '../api/types.ts';
+import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
+import { type CaseDetail, formatDateTime, normaliseCaseDetail } from '../case/detail.ts';
+import { FormField } from '../ui/FormField.tsx';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { SelectInput } from '../ui/SelectInput.tsx';
+import { notify } from '../ui/toaster.tsx';
+import { CaseLogDialog } from './CaseLogDialog.tsx';
+
+type Filters = {
+  from: string;
+  to: string;
+  number: string;
+  categoryId: number;
+  caseLineId: number;
+  statusId: number;
+  companyId: number;
+};
+
+const companyKey = (username: string) => `wbs.company.${username}`;
+
+function rememberedCompany(username: string): number {
+  try {
+    return Number(localStorage.getItem(companyKey(username))) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function saveDownload(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function queryOf(filters: Filters, page: number, pageSize: number, partnerUser: boolean): string {
+  const params = new URLSearchParams();
+  params.set('from', filters.from);
+  params.set('to', filters.to);
+  if (filters.number.trim()) params.set('number', filters.number.trim());
+  if (filters.categoryId) params.set('categoryId', String(filters.categoryId));
+  if (filters.caseLineId) params.set('caseLineId', String(filters.caseLineId));
+  if (filters.statusId) params.set('statusId', String(filters.statusId));
+  if (partnerUser && filters.companyId) params.set('companyId', String(filters.companyId));
+  params.set('page', String(page));
+  params.set('pageSize', String(pageSize));
+  params.set('sort', '-createdAt');
+  return params.toString();
+}
+
+/** Laporan: the server-side case list with filters, paging, export, detail and Buat Catatan. */
+export function CaseListPage({ user }: { user: User }) {
+  const subject = subjectOf(user);
+  const partnerUser = user.userTypeId === 3 || user.userTypeId === 5;
+  const whistleblower = user.userTypeId === 6;
+  const search = useSearch();
+  const initial = useMemo(() => {
+    const params = new URLSearchParams(search);
+    const range = monthToDateRange();
+    return {
+      ...range,
+      number: '',
+      categoryId: Number(params.get('category')) || 0,
+      caseLineId: 0,
+      statusId: Number(params.get('status')) || 0,
+      companyId: partnerUser ? rememberedCompany(user.username) : 0,
+    } satisfies Filters;
+  }, [search, partnerUser, user.username]);
+  const [filters, setFilters] = useState<Filters>(initial);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [logFor, setLogFor] = useState<{ id: number; detail: CaseDetail | null } | null>(null);
+  const today = toIsoDate(new Date());
+
+  useEffect(() => setFilters(initial), [initial]);
+
+  const set = (patch: Partial<Filters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+
+  const companies = useSWR<Items<Option>>(partnerUser ? '/companies/options' : null);
+  const categoryKey = partnerUser
+    ? filters.companyId
+      ? `/case-categories?companyId=${filters.companyId}`
+      : null
+    : '/case-categories';
+  const categories = useSWR<Items<CaseCategory>>(categoryKey);
+  const lines = useSWR<Items<Option>>(whistleblower ? null : '/case-lines');
+  const statuses = useSWR<Items<CaseStatus>>('/case-statuses');
+
+  const waitingForCompany = partnerUser && !filters.companyId;
+  const listKey = waitingForCompany ? null : `/cases?${queryOf(filters, page, pageSize, partnerUser)}`;
+  const list = useSWR<Page<CaseListItem>>(listKey, { keepPreviousData: true });
+  const totalPages = Math.max(1, Math.ceil((list.data?.total ?? 0) / pageSize));
+
+  const exportData = async () => {
+    notify.info(UI_MESSAGES.exporting);
+    try {
+      const body = {
+        from: filters.from,
+        to: filters.to,
+        number: filters.number.trim() || undefined,
+        categoryId: filters.categoryId || undefined,
+        caseLineId: filters.caseLineId || undefined,
+        statusId: filters.statusId || undefined,
+        companyId: partnerUser ? filters.companyId || undefined : undefined,
+      };
+      const { blob, fileName } = await download('/cases/export', { method: 'POST', body });
+      const stamp = new Date().toLocaleString('sv-SE').replace(/:/g, '.');
+      saveDownload(blob, fileName ?? `AllCases - ${stamp}.xlsx`);
+    } catch (error) {
+      notify.problem(error);
+    }
+  };
+
+  if (openId !== null) {
+    return (
+      <CaseDetailScreen
+        id={openId}
+        user={user}
+        onBack={() => {
+          setOpenId(null);
+          void list.mutate();
+        }}
+      />
+    );
+  }
+
+  const columns = whistleblower ? 6 : 7;
+  return (
+    <Stack gap="5">
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <Heading as="h1" size="2xl">
+          Laporan
+        </Heading>
+        {can(subject, 'cases:export') && (
+          <Button variant="outline" onClick={exportData} disabled={waitingForCompany}>
+            Ekspor Data
+          </Button>
+        )}
+      </Flex>
+
+      {partnerUser && (
+        <Box maxW="sm">
+          <FormField label="Perusahaan">
+            <SelectInput
+              name="companyId"
+              value={filters.companyId}
+              options={companies.data?.items ?? []}
+              loading={companies.isLoading}
+              placeholder={UI_MESSAGES.choosePartnerCompany}
+              onChange={(id) => {
+                try {
+                  localStorage.setItem(companyKey(user.username), String(id));
+                } catch {
+                  // storage unavailable: the choice lasts for this page only
+                }
+                set({ companyId: id, categoryId: 0 });
+              }}
+            />
+          </FormField>
+        </Box>
+      )}
+
+      <SimpleGrid
+        as="fieldset"
+        aria-label="Filter laporan"
+        columns={{ base: 1, sm: 2, lg: whistleblower ? 5 : 6 }}
+        gap="3"
+        bg="bg.panel"
+        p="4"
+        rounded="xl"
+        borderWidth="1px"
+      >
+        <FormField label="Dari tanggal">
+          <Input
+            type="date"
+            value={filters.from}
+            max={filters.to}
+            onChange={(e) => set({ from: e.target.value })}
+          />
+        </FormField>
+        <FormField label="Sampai tanggal">
+          <Input
+            type="date"
+            value={filters.to}
+            min={filters.from}
+            max={today}
+            onChange={(e) => set({ to: e.target.value > today ? today : e.target.value })}
+          />
+        </FormField>
+        <FormField label="Nomor Laporan">
+          <Input
+            value={filters.number}
+            placeholder="WBS-12345678"
+            onChange={(e) => set({ number: e.target.value })}
+          />
+        </FormField>
+        <FormField label="Kategori">
+          <SelectInput
+            value={filters.categoryId}
+            options={(categories.data?.items ?? []).map((c) => ({
+              id: c.id,
+              name: c.name,
+              group: c.groupName,
+            }))}
+            placeholder="Semua Kategori"
+            onChange={(id) => set({ categoryId: id })}
+          />
+        </FormField>
+        {!whistleblower && (
+          <FormField label="Jalur Otorisasi">
+            <SelectInput
+              value={filters.caseLineId}
+              options={lines.data?.items ?? []}
+              placeholder="Semua Jalur"
+              onChange={(id) => set({ caseLineId: id })}
+            />
+          </FormField>
+        )}
+        <FormField label="Status">
+          <SelectInput
+            value={filters.statusId}
+            options={statuses.data?.items ?? []}
+            placeholder="Semua Status"
+            onChange={(id) => set({ statusId: id })}
+          />
+        </FormField>
+      </SimpleGrid>
+
+      <Box bg="bg.panel" borderWidth="1px" rounded="xl" overflowX="auto">
+        <Table.Root size="sm" aria-label="Daftar laporan" aria-busy={list.isValidating}>
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader>No</Table.ColumnHeader>
+              <Table.ColumnHeader>Tanggal</Table.ColumnHeader>
+              <Table.ColumnHeader>Nomor Laporan</Table.ColumnHeader>
+              <Table.ColumnHeader>Kategori</Table.ColumnHeader>
+              {!whistleblower && <Table.ColumnHeader>Jalur Otorisasi</Table.ColumnHeader>}
+              <Table.ColumnHeader>Status</Table.ColumnHeader>
+              <Table.ColumnHeader>Aksi</Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {waitingForCompany && (
+              <Table.Row>
+                <Table.Cell colSpan={columns} textAlign="center" color="fg.muted" py="6">
+                  {UI_MESSAGES.choosePartnerCompany}
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {!waitingForCompany && list.isLoading && (
+              <Table.Row>
+                <Table.Cell colSpan={columns}>
+                  <PageSpinner />
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {!waitingForCompany && list.error && !list.data && (
+              <Table.Row>
+                <Table.Cell colSpan={columns} textAlign="center" color="fg.muted" py="6">
+                  {UI_MESSAGES.notFoundData}
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {list.data && list.data.items.length === 0 && !waitingForCompany && (
+              <Table.Row>
+                <Table.Cell colSpan={columns} textAlign="center" color="fg.muted" py="6">
+                  {UI_MESSAGES.notFoundData}
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {!waitingForCompany &&
+              list.data?.items.map((item, index) => (
+                <Table.Row key={item.id}>
+                  <Table.Cell>{(page - 1) * pageSize + index + 1}</Table.Cell>
+                  <Table.Cell whiteSpace="nowrap">{formatDateTime(item.createdAt)}</Table.Cell>
+                  <Table.Cell whiteSpace="nowrap">{item.number}</Table.Cell>
+                  <Table.Cell>{item.categoryName ?? '-'}</Table.Cell>
+                  {!whistleblower && <Table.Cell>{item.caseLineName ?? '-'}</Table.Cell>}
+                  <Table.Cell>
+                    <StatusBadge status={item.status} />
+                  </Table.Cell>
+                  <Table.Cell>
+                    <HStack gap="1">
+                      <Button size="xs" variant="outline" onClick={() => setOpenId(item.id)}>
+                        Lihat
+                      </Button>
+                      {can(subject, 'case-logs:create') && (
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          onClick={() => setLogFor({ id: item.id, detail: null })}
+                        >
+                          Buat Catatan
+                        </Button>
+                      )}
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <HStack gap="2">
+          <Text fontSize="sm" id="page-size-label">
+            Baris per halaman
+          </Text>
+          <NativeSelect.Root size="sm" w="20">
+            <NativeSelect.Field
+              aria-labelledby="page-size-label"
+              value={pageSize}
+              onChange={(e) => {
+                setPageSize(Number(e.currentTarget.value));
+                setPage(1);
+              }}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          <Text fontSize="sm" color="fg.muted">
+            Total {list.data?.total ?? 0}
+          </Text>
+        </HStack>
+        <HStack gap="2">
+          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Sebelumnya
+          </Button>
+          <Text fontSize="sm" aria-live="polite">
+            Halaman {page} dari {totalPages}
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page >= totalPages}
+            onClick={() => setPage((p) => p + 1)}
+          >
+            Berikutnya
+          </Button>
+        </HStack>
+      </Flex>
+
+      {logFor && (
+        <CaseLogLoader
+          id={logFor.id}
+          user={user}
+          onClose={(saved) => {
+            setLogFor(null);
+            if (saved) void list.mutate();
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function useCaseDetail(id: number) {
+  const { data, error, isLoading, mutate } = useSWR<unknown>(`/cases/${id}`);
+  const detail = useMemo(() => (data ? normaliseCaseDetail(data) : null), [data]);
+  return { detail, error, isLoading, mutate };
+}
+
+function CaseLogLoader(props: { id: number; user: User; onClose: (saved: boolean) => void }) {
+  const { detail, error } = useCaseDetail(props.id);
+  useEffect(() => {
+    if (error) props.onClose(false); // the failure itself is reported by the global SWR onError
+  }, [error, props.onClose]);
+  if (!detail) return null;
+  return <CaseLogDialog detail={detail} user={props.user} onClose={props.onClose} />;
+}
+
+function CaseDetailScreen(props: { id: number; user: User; onBack: () => void }) {
+  const { detail, error, isLoading, mutate } = useCaseDetail(props.id);
+  const [logOpen, setLogOpen] = useState(false);
+  const subject = subjectOf(props.user);
+  const type6 = props.user.userTypeId === 6;
+  useEffect(() => {
+    if (error) props.onBack(); // the failure itself is reported by the global SWR onError
+  }, [error, props.onBack]);
+  if (isLoading || !detail) return <PageSpinner />;
+
+  const downloadFile = async (path: string, name: string) => {
+    try {
+      const { blob, fileName } = await download(path);
+      saveDownload(blob, fileName ?? name);
+      notify.success(format(TEMPLATE_MESSAGES.downloadSucceeded, { name: fileName ?? name }));
+    } catch (e) {
+      notify.problem(e);
+    }
+  };
+
+  return (
+    <>
+      <CaseDetailView
+        detail={detail}
+        masked={!can(subject, 'case-logs:read-full')}
+        showReporterName={!type6}
+        onBack={props.onBack}
+        actions={
+          can(subject, 'case-logs:create') ? (
+            <Button onClick={() => setLogOpen(true)}>Buat Catatan</Button>
+          ) : undefined
+        }
+        onDownloadAttachment={
+          can(subject, 'case-attachments:download')
+            ? (a) => void downloadFile(`/cases/${detail.id}/attachments/${a.id}`, a.name)
+            : undefined
+        }
+        onDownloadLogAttachment={
+          type6
+            ? undefined
+            : (log) =>
+                void downloadFile(
+                  `/cases/${detail.id}/logs/${log.id}/attachment`,
+                  log.attachmentName ?? 'lampiran',
+                )
+        }
+      />
+      {logOpen && (
+        <CaseLogDialog
+          detail={detail}
+          user={props.user}
+          onClose={(saved) => {
+            setLogOpen(false);
+            if (saved) void mutate();
+          }}
+        />
+      )}
+    </>
+  );
+}

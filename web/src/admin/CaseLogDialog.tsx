@@ -1,0 +1,164 @@
+import { Button, Dialog, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
+import {
+  caseLineForLog,
+  caseLogSchema,
+  FIELD_LIMITS,
+  nextStatusChoices,
+  presetLogStatus,
+  requiresCaseLine,
+} from '@wbs/shared';
+import { type ChangeEvent, useState } from 'react';
+import useSWR from 'swr';
+import { upload } from '../api/client.ts';
+import type { CaseStatus, Items, Option, User } from '../api/types.ts';
+import { ACCEPT_ATTRIBUTE, fileProblem, formatBytes } from '../case/attachments.ts';
+import type { CaseDetail } from '../case/detail.ts';
+import { useConfirm } from '../ui/ConfirmDialog.tsx';
+import { FormField } from '../ui/FormField.tsx';
+import { useLoading } from '../ui/LoadingOverlay.tsx';
+import { SelectInput } from '../ui/SelectInput.tsx';
+import { notify } from '../ui/toaster.tsx';
+import { validate } from '../ui/validate.ts';
+
+/** Buat Catatan Aktivitas: status, line (when routing), note and one attachment. */
+export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: (saved: boolean) => void }) {
+  const { detail, user } = props;
+  const currentStatusId = detail.status?.id ?? 1;
+  const needsLine = requiresCaseLine(currentStatusId);
+  const statuses = useSWR<Items<CaseStatus>>(
+    user.userTypeId >= 2 && user.userTypeId <= 5 ? '/case-statuses' : null,
+  );
+  const lines = useSWR<Items<Option>>('/case-lines');
+  const choices = nextStatusChoices(statuses.data?.items ?? [], currentStatusId);
+  const [statusId, setStatusId] = useState<number>(presetLogStatus(currentStatusId) ?? 0);
+  const [caseLineId, setCaseLineId] = useState<number>(detail.caseLineId ?? user.caseLineId ?? 0);
+  const [message, setMessage] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const confirm = useConfirm();
+  const loading = useLoading();
+  const lineLocked = user.userTypeId === 4; // company staff cannot reroute
+
+  const choose = (e: ChangeEvent<HTMLInputElement>) => {
+    const picked = e.target.files?.[0] ?? null;
+    e.target.value = '';
+    if (!picked) return;
+    const problem = fileProblem(picked);
+    if (problem) notify.warning(problem);
+    else setFile(picked);
+  };
+
+  async function save() {
+    const result = validate(caseLogSchema(needsLine), {
+      statusId,
+      caseLineId: needsLine ? caseLineId : caseLineId || null,
+      message,
+    });
+    setErrors(result.errors);
+    if (!result.ok) return;
+    const ok = await confirm({
+      title: 'Simpan Status Pengaduan',
+      message: 'Anda yakin ingin menyimpan status pengaduan ini ?',
+      actionLabel: 'Simpan',
+    });
+    if (!ok) return;
+    const form = new FormData();
+    form.append('statusId', String(statusId));
+    const line = caseLineForLog(currentStatusId, caseLineId || null);
+    if (line !== null) form.append('caseLineId', String(line));
+    form.append('message', message.trim());
+    if (file) form.append('attachment', file, file.name);
+    setBusy(true);
+    loading.show();
+    try {
+      const reply = await upload<{ message?: string }>(`/cases/${detail.id}/logs`, form, {
+        onProgress: (f) => loading.progress(file ? f : null),
+      });
+      if (reply?.message) notify.success(reply.message);
+      props.onClose(true);
+    } catch (error) {
+      notify.problem(error);
+    } finally {
+      loading.hide();
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog.Root
+      open
+      placement="center"
+      onOpenChange={(e) => {
+        if (!e.open && !busy) props.onClose(false);
+      }}
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content mx="4">
+            <Dialog.Header>
+              <Dialog.Title>Buat Catatan Aktivitas</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="4">
+                <Text fontSize="sm" color="fg.muted">
+                  {detail.number} — status saat ini: {detail.status?.name ?? '-'}
+                </Text>
+                <FormField label="Status" error={errors.statusId} required>
+                  <SelectInput
+                    name="statusId"
+                    value={statusId}
+                    options={choices}
+                    loading={statuses.isLoading}
+                    placeholder="Pilih Status"
+                    onChange={setStatusId}
+                  />
+                </FormField>
+                <FormField label="Jalur Otorisasi" error={errors.caseLineId} required={needsLine}>
+                  <SelectInput
+                    name="caseLineId"
+                    value={caseLineId}
+                    options={lines.data?.items ?? []}
+                    loading={lines.isLoading}
+                    disabled={lineLocked || currentStatusId > 11}
+                    placeholder="Pilih Jalur Otorisasi"
+                    onChange={setCaseLineId}
+                  />
+                </FormField>
+                <FormField label="Catatan Aktivitas" error={errors.message} required>
+                  <Textarea
+                    name="message"
+                    rows={4}
+                    value={message}
+                    maxLength={FIELD_LIMITS.longText}
+                    onChange={(e) => setMessage(e.target.value)}
+                  />
+                </FormField>
+                <FormField label="Lampiran" helper="Opsional, satu file, maksimal 10 MB.">
+                  <Input type="file" accept={ACCEPT_ATTRIBUTE} onChange={choose} p="1.5" h="auto" />
+                </FormField>
+                {file && (
+                  <Text fontSize="sm">
+                    {file.name} ({formatBytes(file.size)}){' '}
+                    <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setFile(null)}>
+                      Hapus
+                    </Button>
+                  </Text>
+                )}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={() => props.onClose(false)} disabled={busy}>
+                Batal
+              </Button>
+              <Button onClick={save} loading={busy}>
+                Simpan
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

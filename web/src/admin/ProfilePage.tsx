@@ -1,0 +1,109 @@
+import { Box, Button, Heading, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { profileSchema } from '@wbs/shared';
+import { type FormEvent, useEffect, useState } from 'react';
+import useSWR from 'swr';
+import { ApiError, api } from '../api/client.ts';
+import type { MessageReply, User } from '../api/types.ts';
+import { useConfirm } from '../ui/ConfirmDialog.tsx';
+import { FormField } from '../ui/FormField.tsx';
+import { useLoading } from '../ui/LoadingOverlay.tsx';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { notify } from '../ui/toaster.tsx';
+import { type Errors, validate } from '../ui/validate.ts';
+
+type Profile = { fullName: string; hideIdentity: boolean };
+
+/** Profil: fields for user type 6 only (Nama Pengguna, Sembunyikan identitas?). */
+export function ProfilePage({ user }: { user: User }) {
+  const isWhistleblower = user.userTypeId === 6;
+  const { data, isLoading, mutate } = useSWR<Profile>(isWhistleblower ? '/profile' : null);
+  const [values, setValues] = useState<Profile>({ fullName: '', hideIdentity: false });
+  const [errors, setErrors] = useState<Errors>({});
+  const confirm = useConfirm();
+  const loading = useLoading();
+
+  useEffect(() => {
+    if (data) setValues({ fullName: data.fullName ?? '', hideIdentity: Boolean(data.hideIdentity) });
+  }, [data]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validate(profileSchema, values);
+    setErrors(result.errors);
+    if (!result.ok) return;
+    if (
+      !(await confirm({
+        title: 'Simpan Profil',
+        message: 'Anda yakin ingin menyimpan profil ?',
+        actionLabel: 'Simpan',
+      }))
+    )
+      return;
+    loading.show();
+    try {
+      const reply = await api<MessageReply>('/profile', { method: 'PUT', body: result.value });
+      notify.success(reply.message);
+      await mutate();
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
+      notify.problem(error);
+    } finally {
+      loading.hide();
+    }
+  }
+
+  return (
+    <Stack gap="5" maxW="lg">
+      <Heading as="h1" size="2xl">
+        Profil
+      </Heading>
+      <Box bg="bg.panel" borderWidth="1px" rounded="xl" p={{ base: '4', md: '6' }}>
+        <Stack gap="1" mb={isWhistleblower ? '5' : '0'}>
+          <Text fontWeight="semibold">{user.displayName ?? user.username}</Text>
+          <Text color="fg.muted" fontSize="sm">
+            {user.userTypeName} · {user.email ?? '-'}
+          </Text>
+        </Stack>
+        {isWhistleblower &&
+          (isLoading ? (
+            <PageSpinner />
+          ) : (
+            <form onSubmit={submit} noValidate>
+              <Stack gap="4">
+                <FormField label="Nama Pengguna" error={errors.fullName}>
+                  <Input
+                    name="fullName"
+                    value={values.fullName}
+                    maxLength={50}
+                    onChange={(e) => setValues((v) => ({ ...v, fullName: e.target.value }))}
+                  />
+                </FormField>
+                <RadioGroup.Root
+                  value={values.hideIdentity ? 'ya' : 'tidak'}
+                  onValueChange={(e) => setValues((v) => ({ ...v, hideIdentity: e.value === 'ya' }))}
+                  name="hideIdentity"
+                  aria-labelledby="hide-identity-label"
+                >
+                  <Text id="hide-identity-label" fontWeight="medium" fontSize="sm" mb="2">
+                    Sembunyikan identitas?
+                  </Text>
+                  <Stack direction="row" gap="6">
+                    {(['ya', 'tidak'] as const).map((value) => (
+                      <RadioGroup.Item key={value} value={value}>
+                        <RadioGroup.ItemHiddenInput />
+                        <RadioGroup.ItemIndicator />
+                        <RadioGroup.ItemText>{value === 'ya' ? 'Ya' : 'Tidak'}</RadioGroup.ItemText>
+                      </RadioGroup.Item>
+                    ))}
+                  </Stack>
+                </RadioGroup.Root>
+                <Button type="submit" alignSelf="flex-start">
+                  Simpan
+                </Button>
+              </Stack>
+            </form>
+          ))}
+      </Box>
+    </Stack>
+  );
+}

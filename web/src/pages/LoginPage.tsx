@@ -1,0 +1,86 @@
+import { Button, Link as ChakraLink, Input, Stack } from '@chakra-ui/react';
+import { loginSchema, PROBLEM_MESSAGES, targetAfterLogin } from '@wbs/shared';
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { forcedPasswordChange } from '../api/auth.ts';
+import { ApiError, api } from '../api/client.ts';
+import { useSession } from '../api/session.ts';
+import type { LoginReply } from '../api/types.ts';
+import { AuthCard } from '../ui/AuthCard.tsx';
+import { FormField } from '../ui/FormField.tsx';
+import { PasswordInput } from '../ui/PasswordInput.tsx';
+import { notify } from '../ui/toaster.tsx';
+import { type Errors, validate } from '../ui/validate.ts';
+
+export default function LoginPage() {
+  const { mutate } = useSession();
+  const [, navigate] = useLocation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validate(loginSchema, { username, password });
+    setErrors(result.errors);
+    if (!result.ok) return;
+    setBusy(true);
+    try {
+      const reply = await api<LoginReply & { message?: string }>('/session', {
+        method: 'POST',
+        body: result.value,
+        authRedirect: false,
+      });
+      if ('passwordChangeRequired' in reply && reply.passwordChangeRequired) {
+        forcedPasswordChange.set(true);
+        notify.info(PROBLEM_MESSAGES.passwordChangeRequired);
+        navigate('/user/changepassword');
+        return;
+      }
+      if ('user' in reply) {
+        forcedPasswordChange.set(false);
+        await mutate(reply.user, { revalidate: false });
+        if (reply.message) notify.success(reply.message);
+        navigate(targetAfterLogin(reply.user.userTypeId));
+      }
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
+      notify.problem(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Masuk" subtitle="Masuk ke Whistleblowing System">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="4">
+          <FormField label="Username" error={errors.username}>
+            <Input
+              name="username"
+              autoComplete="username"
+              value={username}
+              maxLength={50}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </FormField>
+          <FormField label="Kata sandi" error={errors.password}>
+            <PasswordInput
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </FormField>
+          <Button type="submit" loading={busy} loadingText="Masuk" disabled={busy}>
+            Masuk
+          </Button>
+          <ChakraLink asChild alignSelf="center" color="brand.fg" textDecoration="underline">
+            <Link href="/auth/forgotpassword">Lupa kata sandi?</Link>
+          </ChakraLink>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

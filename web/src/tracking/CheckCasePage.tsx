@@ -1,0 +1,111 @@
+import { Box, Button, Container, Heading, Input, Stack, Text } from '@chakra-ui/react';
+import { trackingSchema } from '@wbs/shared';
+import { type FormEvent, useRef, useState } from 'react';
+import { ApiError, api } from '../api/client.ts';
+import { CaseDetailView } from '../case/CaseDetailView.tsx';
+import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
+import { FormField } from '../ui/FormField.tsx';
+import { useLoading } from '../ui/LoadingOverlay.tsx';
+import { PasswordInput } from '../ui/PasswordInput.tsx';
+import { notify } from '../ui/toaster.tsx';
+import { type Errors, validate } from '../ui/validate.ts';
+
+/**
+ * Pantau Laporan (/admin/checkcase, open to guests). The number and password go in a POST body; the
+ * case found is held in memory only (never in the URL or in storage). Kembali returns to the form.
+ */
+export default function CheckCasePage() {
+  const [caseNumber, setCaseNumber] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [detail, setDetail] = useState<CaseDetail | null>(null);
+  const [busy, setBusy] = useState(false);
+  const loading = useLoading();
+  const numberRef = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validate(trackingSchema, { caseNumber, password });
+    setErrors(result.errors);
+    if (!result.ok) return;
+    setBusy(true);
+    loading.show();
+    try {
+      const reply = await api<unknown>('/tracking', {
+        method: 'POST',
+        body: { caseNumber: result.value.caseNumber.toUpperCase(), password: result.value.password },
+        authRedirect: false,
+      });
+      setDetail(normaliseCaseDetail(reply));
+      setPassword('');
+      window.scrollTo({ top: 0 });
+    } catch (error) {
+      // The legacy's warning (e.g. wrong number or password) is shown as a snackbar; the form stays.
+      if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0)
+        setErrors(error.fieldErrors);
+      notify.problem(error);
+    } finally {
+      loading.hide();
+      setBusy(false);
+    }
+  }
+
+  if (detail) {
+    return (
+      <Container maxW="5xl">
+        <CaseDetailView
+          detail={detail}
+          masked
+          showReporterName
+          onBack={() => {
+            setDetail(null);
+            requestAnimationFrame(() => numberRef.current?.focus());
+          }}
+        />
+      </Container>
+    );
+  }
+
+  return (
+    <Container maxW="md">
+      <Box bg="bg.panel" borderWidth="1px" rounded="xl" p={{ base: '5', md: '8' }} shadow="sm">
+        <Stack gap="2" mb="6">
+          <Heading as="h1" size="2xl">
+            Pantau Laporan
+          </Heading>
+          <Text color="fg.muted">
+            Masukkan Nomor Laporan dan kata sandi yang Anda buat saat mengirim laporan untuk melihat
+            perkembangannya.
+          </Text>
+        </Stack>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="4">
+            <FormField label="Nomor Laporan" error={errors.caseNumber}>
+              <Input
+                ref={numberRef}
+                name="caseNumber"
+                placeholder="WBS-12345678"
+                autoComplete="off"
+                spellCheck={false}
+                value={caseNumber}
+                maxLength={50}
+                onChange={(e) => setCaseNumber(e.target.value)}
+              />
+            </FormField>
+            <FormField label="Kata sandi" error={errors.password}>
+              <PasswordInput
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </FormField>
+            <Button type="submit" loading={busy} disabled={busy}>
+              Cari Laporan
+            </Button>
+          </Stack>
+        </form>
+      </Box>
+    </Container>
+  );
+}
