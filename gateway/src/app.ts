@@ -1,6 +1,6 @@
 /**
  * The gateway as one Fastify plugin: external plugins, then the app plugins (config, errors, legacy
- * client, session, csrf, policy, logging), then the routes. `buildApp()` creates the Fastify instance
+ * client, redis, session, csrf, policy, logging), then the routes. `buildApp()` creates the Fastify instance
  * around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,7 @@ import { errorsPlugin } from './errors.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
 import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
+import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
 import { valibotValidatorCompiler } from './schema.ts';
 import { sessionPlugin } from './session/plugin.ts';
@@ -57,6 +58,7 @@ export const app = fp(
     await app.register(sessionPlugin, { config });
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
+    await app.register(redisPlugin, { config });
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });
