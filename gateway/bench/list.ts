@@ -1,13 +1,12 @@
 /**
- * `pnpm exec node gateway/bench/list.ts`: the authenticated partner list, directly against the legacy
- * stand-in vs through the gateway, on loopback, in one run. Bounded: N requests per target (default
+ * `pnpm exec node gateway/bench/list.ts`: the authenticated partner list, directly against legacy-sim
+ * (in memory) vs through the gateway, on loopback, in one run. Bounded: N requests per target (default
  * 3000, BENCH_REQUESTS), concurrency C (default 16, BENCH_CONCURRENCY), at most 60 s per target.
- * Uses legacy-sim when `@wbs/legacy-sim` is importable, else the gateway's test stand-in.
  */
+import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { Pool } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLegacyStandIn, DEMO_PASSWORD } from '../src/test/legacy-standin.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -23,28 +22,16 @@ type Upstream = {
 };
 
 async function startUpstream(): Promise<Upstream> {
-  try {
-    const simModule = '@wbs/legacy-sim';
-    const sim = (await import(simModule)) as {
-      createLegacySim(o: object): Promise<{ url: string; close(): Promise<void> }>;
-      demoAccounts?: { userTypeId: number; username: string; password: string }[];
-    };
-    const running = await sim.createLegacySim({ dataDir: null, port: 0, testKnobs: false });
-    const admin = sim.demoAccounts?.find((a) => a.userTypeId === 1);
-    if (!admin) {
-      await running.close();
-      throw new Error('legacy-sim exports no type-1 demo account');
-    }
-    const url = running.url.endsWith('/api') ? running.url : `${running.url}/api`;
-    return { url, close: () => running.close(), kind: 'legacy-sim', admin };
-  } catch {
-    const standIn = await createLegacyStandIn({ tokenTtlSeconds: 3600 });
-    return {
-      ...standIn,
-      kind: 'gateway test stand-in',
-      admin: { username: 'admin', password: DEMO_PASSWORD },
-    };
-  }
+  // Type 1 (Administrator) manages partners.
+  const admin = demoAccounts.find((a) => a.userTypeId === 1 && !a.initPassword);
+  if (!admin) throw new Error('legacy-sim has no type-1 demo account');
+  const sim = await createLegacySim({ dataDir: null, port: 0, testKnobs: false });
+  return {
+    url: sim.apiUrl,
+    close: () => sim.close(),
+    kind: 'legacy-sim',
+    admin: { username: admin.username, password: admin.password },
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -119,7 +106,7 @@ try {
 
   // A realistic page: make sure there are at least 25 partners.
   for (let i = 0; i < PAGE; i++) {
-    await fetch(`${gatewayUrl}/api/v1/partners`, {
+    const created = await fetch(`${gatewayUrl}/api/v1/partners`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie, origin: gatewayUrl },
       body: JSON.stringify({
@@ -132,6 +119,7 @@ try {
         cityId: 3171,
       }),
     });
+    if (created.status !== 201) throw new Error(`creating a bench partner failed: ${created.status}`);
   }
 
   const legacyUrl = new URL(upstream.url);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, ORIGIN, signInAs, type TestApp } from './test/helpers.ts';
+import { buildTestApp, demoAccount, ORIGIN, signInAs, type TestApp } from './test/helpers.ts';
 
 let t: TestApp;
 let cookie: string;
@@ -9,17 +9,22 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const partner = {
-  name: 'Baru',
-  username: 'baru',
-  email: 'baru@wbs.test',
-  phone: '021',
-  address: 'Jl.',
-  provinceId: 31,
-  cityId: 3171,
+// A new username and e-mail each time: the legacy refuses taken ones.
+let created = 0;
+const partner = () => {
+  created += 1;
+  return {
+    name: 'Baru',
+    username: `baru${created}`,
+    email: `baru${created}@wbs.test`,
+    phone: '021',
+    address: 'Jl.',
+    provinceId: 31,
+    cityId: 3171,
+  };
 };
 const post = (headers: Record<string, string>) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/partners', headers, payload: partner });
+  t.app.inject({ method: 'POST', url: '/api/v1/partners', headers, payload: partner() });
 
 describe('CSRF', () => {
   it('refuses a foreign Origin with 403 csrf and an audit line', async () => {
@@ -54,7 +59,7 @@ describe('CSRF', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/session',
-      payload: { username: 'admin', password: 'Password123!' },
+      payload: { username: 'admin', password: demoAccount('admin').password },
     });
     expect(res.statusCode).toBe(200);
     expect((await post({})).statusCode).toBe(401);

@@ -37,6 +37,9 @@ export async function legacyLogin(
           messages: ['Username atau kata sandi salah'],
         });
       }
+      if (error.type === 'legacy-warning') {
+        throw new ApiProblem('legacy-error', { ...error.extras, severity: 'error' });
+      }
     }
     throw error;
   }

@@ -1,22 +1,30 @@
 /**
- * `buildTestApp()`: the real gateway (same buildApp as production) in front of an in-memory legacy
- * on a random loopback port, with a short legacy timeout. Logs go to an array for assertions.
+ * `buildTestApp()`: the real gateway (same buildApp as production) in front of an in-memory
+ * legacy-sim (scripts/legacy-sim, test knobs on) on a random loopback port, with a short legacy
+ * timeout. Logs go to an array for assertions.
  */
 import { Writable } from 'node:stream';
+import { createLegacySim, type DemoAccount, demoAccounts } from '@wbs/legacy-sim';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { RegisteredRoute } from '../policies/plugin.ts';
-import { createLegacyStandIn, demoAccounts } from './legacy-standin.ts';
 
 export { demoAccounts };
+
+/** legacy-sim's demo account with this username; throws when the seed has none. */
+export function demoAccount(username: string): DemoAccount {
+  const account = demoAccounts.find((a) => a.username === username);
+  if (!account) throw new Error(`no demo account ${username}`);
+  return account;
+}
 export const TEST_SECRET = 'test-session-secret-0123456789-abcdefghijkl';
 export const TEST_KEY = Buffer.alloc(32, 7).toString('base64');
 export const ORIGIN = 'http://localhost';
 
 export type TestApp = {
   app: FastifyInstance;
-  legacy: Awaited<ReturnType<typeof createLegacyStandIn>>;
+  legacy: Awaited<ReturnType<typeof createLegacySim>>;
   logs: Record<string, unknown>[];
   routes: RegisteredRoute[];
   close(): Promise<void>;
@@ -26,7 +34,7 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   legacyOptions: { tokenTtlSeconds?: number } = {},
 ): Promise<TestApp> {
-  const legacy = await createLegacyStandIn(legacyOptions);
+  const legacy = await createLegacySim({ testKnobs: true, ...legacyOptions });
   const logs: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk, _enc, done) {
@@ -38,7 +46,7 @@ export async function buildTestApp(
   const config = loadConfig({
     SESSION_SECRET: TEST_SECRET,
     SESSION_ENCRYPTION_KEY: TEST_KEY,
-    LEGACY_API_URL: legacy.url,
+    LEGACY_API_URL: legacy.apiUrl,
     LEGACY_TIMEOUT_MS: '400',
     LOG_LEVEL: 'debug',
     ...env,
@@ -82,9 +90,47 @@ export async function signIn(app: FastifyInstance, username: string, password: s
 }
 
 export async function signInAs(app: FastifyInstance, userTypeId: number): Promise<string> {
-  const account = demoAccounts.find((a) => a.userTypeId === userTypeId);
+  const account = demoAccounts.find((a) => a.userTypeId === userTypeId && !a.initPassword);
   if (!account) throw new Error(`no demo account of type ${userTypeId}`);
   return signIn(app, account.username, account.password);
+}
+
+/** A legacy reply envelope. */
+export type LegacyEnvelope<T = unknown> = { code: number; message: string[]; data: T };
+
+/**
+ * Calls legacy-sim directly (not through the gateway), signed in as a demo account (default the
+ * type-1 `admin`): for set-up and checks the gateway does not offer. legacy-sim enforces no role or
+ * scope, so any account's token may do anything.
+ */
+export async function legacyCall<T = unknown>(
+  t: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  username = 'admin',
+): Promise<LegacyEnvelope<T>> {
+  const send = async (m: string, p: string, b: unknown, token?: string) => {
+    const headers: Record<string, string> = {};
+    if (b !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${t.legacy.apiUrl}${p}`, {
+      method: m,
+      headers,
+      ...(b === undefined ? {} : { body: JSON.stringify(b) }),
+    });
+    if (res.status !== 200) throw new Error(`legacy ${m} ${p} answered ${res.status}`);
+    return (await res.json()) as LegacyEnvelope<never>;
+  };
+  const { password } = demoAccount(username);
+  const login = await send('POST', '/JwtAuth/Login', { userName: username, password });
+  const data = (login.data ?? {}) as Record<string, { token?: string } | string | undefined>;
+  const token =
+    typeof data.token === 'string'
+      ? data.token
+      : Object.values(data).find((v): v is { token: string } => typeof v === 'object' && !!v?.token)?.token;
+  if (login.code !== 1 || !token) throw new Error(`legacy sign-in of ${username} failed`);
+  return send(method, path, body, token) as Promise<LegacyEnvelope<T>>;
 }
 
 /** Headers of a same-origin browser request carrying a session cookie. */

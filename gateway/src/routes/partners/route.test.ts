@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, signInAs, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, legacyCall, signInAs, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,6 +10,17 @@ beforeEach(() => t.legacy.reset());
 
 describe('partners (type 1)', () => {
   it('lists partners as { items, total, page, pageSize } in our camelCase shape', async () => {
+    // legacy-sim seeds one partner: a second one, for page 2.
+    const created = await legacyCall(t, 'POST', '/PartnerMaster', {
+      username: 'partner.dua',
+      email: 'partner.dua@wbs.example.id',
+      partnerName: 'Partner Dua',
+      partnerPhone: '0212',
+      partnerAddress: 'Jl. Dua',
+      provinceId: 31,
+      cityId: 3171,
+    });
+    expect(created.code).toBe(1);
     const cookie = await signInAs(t.app, 1);
     const res = await t.app.inject({
       method: 'GET',
@@ -21,16 +32,16 @@ describe('partners (type 1)', () => {
       items: [
         {
           id: 2,
-          code: 'P002',
+          code: 'PRT-002',
           name: 'Partner Dua',
           phone: '0212',
           address: 'Jl. Dua',
           provinceId: 31,
-          provinceName: 'DKI Jakarta',
+          provinceName: 'Daerah Khusus Ibukota Jakarta',
           cityId: 3171,
-          cityName: 'Jakarta Selatan',
-          username: null,
-          email: null,
+          cityName: 'Kota Administrasi Jakarta Pusat',
+          username: 'partner.dua',
+          email: 'partner.dua@wbs.example.id',
         },
       ],
       total: 2,

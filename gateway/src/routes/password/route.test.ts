@@ -3,6 +3,9 @@ import {
   browser,
   buildTestApp,
   cookieValue,
+  demoAccount,
+  demoAccounts,
+  legacyCall,
   ORIGIN,
   setCookies,
   signIn,
@@ -18,10 +21,12 @@ beforeEach(() => t.legacy.reset());
 
 describe('forced password change', () => {
   it('starts no session for an initial password, then changes it and signs in', async () => {
+    const fresh = demoAccounts.find((a) => a.initPassword);
+    if (!fresh) throw new Error('legacy-sim seeds no initial-password account');
     const login = await t.app.inject({
       method: 'POST',
       url: '/api/v1/session',
-      payload: { username: 'newstaff', password: 'Initial123' },
+      payload: { username: fresh.username, password: fresh.password },
     });
     expect(login.statusCode).toBe(200);
     expect(login.json()).toEqual({ passwordChangeRequired: true });
@@ -47,23 +52,24 @@ describe('forced password change', () => {
       method: 'PUT',
       url: '/api/v1/password',
       headers: browser(ticket),
-      payload: { oldPassword: 'Initial123', newPassword: 'Baru12345', confirmNewPassword: 'Baru12345' },
+      payload: { oldPassword: fresh.password, newPassword: 'Baru12345', confirmNewPassword: 'Baru12345' },
     });
     expect(change.statusCode).toBe(200);
     expect(change.json()).toMatchObject({
       message: 'Kata sandi berhasil diubah',
-      user: { username: 'newstaff' },
+      user: { username: fresh.username },
     });
     expect(cookieValue(change, 'wbs_session')).toBeTruthy();
     expect(setCookies(change).find((c) => c.startsWith('wbs_pwchange='))).toMatch(/^wbs_pwchange=;/);
 
     const session = `wbs_session=${cookieValue(change, 'wbs_session')}`;
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: session } });
-    expect(me.json().user.username).toBe('newstaff');
+    expect(me.json().user.username).toBe(fresh.username);
   });
 
   it('validates the change form with the spec messages', async () => {
-    const cookie = await signIn(t.app, 'companyadmin', 'Password123!');
+    const { username, password } = demoAccount('admin.kahuripan');
+    const cookie = await signIn(t.app, username, password);
     const res = await t.app.inject({
       method: 'PUT',
       url: '/api/v1/password',
@@ -79,17 +85,18 @@ describe('forced password change', () => {
   });
 
   it('changes the password of a signed-in user', async () => {
-    const cookie = await signIn(t.app, 'companyadmin', 'Password123!');
+    const { username, password } = demoAccount('admin.kahuripan');
+    const cookie = await signIn(t.app, username, password);
     const res = await t.app.inject({
       method: 'PUT',
       url: '/api/v1/password',
       headers: browser(cookie),
-      payload: { oldPassword: 'Password123!', newPassword: 'Lain12345', confirmNewPassword: 'Lain12345' },
+      payload: { oldPassword: password, newPassword: 'Lain12345', confirmNewPassword: 'Lain12345' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().user.username).toBe('companyadmin');
+    expect(res.json().user.username).toBe(username);
     expect(t.logs.some((l) => l.audit === true && l.event === 'password-changed')).toBe(true);
-    await expect(signIn(t.app, 'companyadmin', 'Lain12345')).resolves.toMatch(/^wbs_session=/);
+    await expect(signIn(t.app, username, 'Lain12345')).resolves.toMatch(/^wbs_session=/);
   });
 
   it('answers 401 without a session or ticket', async () => {
@@ -111,7 +118,12 @@ describe('POST /api/v1/password/forgot', () => {
         headers: { origin: ORIGIN },
         payload: { email },
       });
-    const known = await ask('admin@wbs.test');
+    // The legacy itself tells them apart (code 1 vs 0 'Email tidak terdaftar').
+    const legacyAsk = async (email: string) =>
+      (await legacyCall(t, 'PUT', '/User/ForgotPassword', { email })).code;
+    expect(await legacyAsk('admin@wbs.example.id')).toBe(1);
+    expect(await legacyAsk('nobody@wbs.test')).toBe(0);
+    const known = await ask('admin@wbs.example.id');
     const unknown = await ask('nobody@wbs.test');
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
