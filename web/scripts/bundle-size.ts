@@ -1,6 +1,8 @@
 /**
  * Initial JS of the public pages: the entry chunk plus every chunk it imports statically
  * (what index.html loads before the first render), gzip-compressed. Run after `vite build`.
+ * Exits 1 when the budget (150 KB gzip) is exceeded or when pdfmake or a chart library is part of
+ * the initial load: those must only load when used.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,3 +35,16 @@ console.log(
   `initial JS: ${seen.size} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip`,
 );
 for (const file of [...seen].sort()) console.log(`  ${file}`);
+
+const BUDGET_KB = 150;
+const LAZY_ONLY = /pdfmake|vfs_fonts|nivo/i;
+// Vite names a chunk after its main module, so a lazy library shows up as its own file name.
+const eager = [...seen].filter((file) => LAZY_ONLY.test(file));
+const problems: string[] = [];
+if (gz / 1024 > BUDGET_KB) problems.push(`over budget: ${(gz / 1024).toFixed(1)} KB > ${BUDGET_KB} KB gzip`);
+if (eager.length > 0) problems.push(`loaded eagerly but must be lazy: ${eager.join(', ')}`);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
+  process.exit(1);
+}
+console.log(`within budget (${BUDGET_KB} KB gzip); pdfmake and charts load on demand`);

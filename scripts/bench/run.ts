@@ -1,0 +1,62 @@
+/**
+ * `pnpm bench`: every benchmark of the project, one after the other (never in parallel: they measure
+ * time and memory on a 2-core machine), each in its own process so one's heap does not colour the
+ * next. Figures are printed; the web budget also fails the run when it is exceeded.
+ *
+ *   pnpm bench            all of them
+ *   pnpm bench list web   only the named ones
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+
+type Bench = { name: string; what: string; run: () => void };
+
+const node = (script: string) => () => {
+  execFileSync(process.execPath, [join(root, script)], { cwd: root, stdio: 'inherit' });
+};
+
+const BENCHES: Bench[] = [
+  {
+    name: 'web',
+    what: 'initial JavaScript of the public pages (budget 150 KB gzip)',
+    run: () => {
+      execFileSync('pnpm', ['--filter', '@wbs/web', 'build'], { cwd: root, stdio: 'ignore' });
+      node('web/scripts/bundle-size.ts')();
+    },
+  },
+  {
+    name: 'list',
+    what: 'gateway added latency and throughput on an authenticated list vs legacy-sim directly',
+    run: node('gateway/bench/list.ts'),
+  },
+  {
+    name: 'uploads',
+    what: 'gateway memory while 20 reports with 5 × 10 MB attachments upload at once',
+    run: node('gateway/bench/uploads.ts'),
+  },
+];
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !BENCHES.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+let failed = 0;
+for (const bench of BENCHES) {
+  if (wanted.length > 0 && !wanted.includes(bench.name)) continue;
+  console.log(`\n=== ${bench.name}: ${bench.what}`);
+  try {
+    bench.run();
+  } catch (error) {
+    failed += 1;
+    const status = (error as { status?: number }).status;
+    console.error(`--- ${bench.name} failed${status === undefined ? '' : ` (exit ${status})`}`);
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
