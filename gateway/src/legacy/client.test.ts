@@ -75,6 +75,16 @@ describe('legacy client (MockAgent)', () => {
     expect(lines.some((l) => l.level === 'error' && l.legacyCall === 'Thing.list')).toBe(true);
   });
 
+  it('logs where an unexpected shape is, never the legacy values found there', async () => {
+    // A case reply holds report text and reporter identity: the ops line must not quote it.
+    reply(200, { code: 1, message: [], data: [{ id: 'Saksi: Budi Santoso, 0812-5555-0101' }] });
+    const problem = await problemOf(client.call(ctx, call));
+    expect(problem.type).toBe('legacy-bad-reply');
+    const line = lines.find((l) => l.level === 'error' && l.reason === 'unexpected shape');
+    expect(line?.issues).toEqual(['0.id: expected number']);
+    expect(JSON.stringify(lines)).not.toContain('Budi');
+  });
+
   it('maps an unknown envelope code and a non-JSON body to 502', async () => {
     reply(200, { code: 7, message: [], data: [] });
     expect((await problemOf(client.call(ctx, call))).type).toBe('legacy-bad-reply');

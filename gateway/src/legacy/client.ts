@@ -269,13 +269,15 @@ export class LegacyClient {
   }
 
   #badShape(ctx: CallContext, call: { name: string }, issues: readonly v.BaseIssue<unknown>[]): ApiProblem {
+    // Field paths and the expected type only: valibot's `received` quotes the legacy's values, and a
+    // case reply holds reporter identity and report text, which must never reach the ops logs.
     ctx.log.error(
       {
         legacyCall: call.name,
         reason: 'unexpected shape',
         issues: issues
           .slice(0, 5)
-          .map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.expected ?? i.kind} ≠ ${i.received}`),
+          .map((i) => `${v.getDotPath(i) ?? '(root)'}: expected ${i.expected ?? i.kind}`),
       },
       'legacy bad reply',
     );
