@@ -4,8 +4,10 @@
  * around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
  */
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ATTACHMENT_MAX_BYTES } from '@wbs/shared/constants';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
@@ -55,6 +57,11 @@ export const app = fp(
     });
 
     await app.register(errorsPlugin);
+    // Multipart bodies are read as streams by the upload routes (gateway/src/uploads), which set
+    // their own per-route limits; these are the defaults for anything else.
+    await app.register(multipart, {
+      limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 6, fields: 80, fieldSize: 64 * 1024, parts: 100 },
+    });
     await app.register(sessionPlugin, { config });
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });

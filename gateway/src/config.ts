@@ -78,6 +78,15 @@ const envSchema = v.object({
     ),
   ),
   DOCS_ENABLED: boolString('DOCS_ENABLED', false),
+  TRACKING_MAX_PER_NUMBER: intString('TRACKING_MAX_PER_NUMBER', 5, 1, 1_000),
+  TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
+  TRACKING_WINDOW_SECONDS: intString('TRACKING_WINDOW_SECONDS', 900, 1, 86_400),
+  TRACKING_FAILURE_FLOOR_MS: intString('TRACKING_FAILURE_FLOOR_MS', 1_000, 0, 30_000),
+  TRACKING_LIMIT_NAMESPACE: v.pipe(
+    v.optional(v.string(), 'tracking'),
+    v.transform((value) => value.trim() || 'tracking'),
+    v.regex(/^[\w:.-]{1,64}$/, 'TRACKING_LIMIT_NAMESPACE must be 1-64 letters, digits, _ : . -'),
+  ),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -99,6 +108,18 @@ export type Config = {
   redisUrl: string | undefined;
   docsEnabled: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
+  tracking: TrackingSettings;
+};
+
+export type TrackingSettings = {
+  maxPerNumber: number;
+  maxPerClient: number;
+  windowSeconds: number;
+  /** Every failed lookup is answered no sooner than this (in multiples of it), so timing tells nothing. */
+  failureFloorMs: number;
+  /** Key namespace of the attempt counters (below the Redis prefix `wbs:gw:`). */
+  namespace: string;
 };
 
 export class ConfigError extends Error {
@@ -136,5 +157,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     docsEnabled: e.DOCS_ENABLED,
     logLevel: e.LOG_LEVEL,
+    tracking: {
+      maxPerNumber: e.TRACKING_MAX_PER_NUMBER,
+      maxPerClient: e.TRACKING_MAX_PER_CLIENT,
+      windowSeconds: e.TRACKING_WINDOW_SECONDS,
+      failureFloorMs: e.TRACKING_FAILURE_FLOOR_MS,
+      namespace: e.TRACKING_LIMIT_NAMESPACE,
+    },
   };
 }

@@ -16,6 +16,7 @@ export const PROBLEMS = {
   forbidden: { status: 403, title: PROBLEM_MESSAGES.forbidden },
   csrf: { status: 403, title: PROBLEM_MESSAGES.csrf },
   'not-found': { status: 404, title: PROBLEM_MESSAGES.notFound },
+  conflict: { status: 409, title: PROBLEM_MESSAGES.idempotencyConflict },
   'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
   'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
   'legacy-error': { status: 422, title: PROBLEM_MESSAGES.validation },

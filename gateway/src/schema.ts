@@ -56,6 +56,11 @@ export type RouteSchemaInput = {
   response: Record<number, AnySchema | null>;
   /** Extra description for the docs. */
   description?: string;
+  /**
+   * A multipart/form-data body, documented only: the handler reads it as a stream (uploads), so no
+   * schema validates it here. `files` names the file fields (shown as binary).
+   */
+  multipart?: { fields: AnySchema; files: string[] };
 };
 
 /** Builds the Fastify `schema` of a route from valibot schemas. */
@@ -74,6 +79,15 @@ export function routeSchema(input: RouteSchemaInput): FastifySchema {
   if (input.params) schema.params = requestPart(input.params);
   if (input.querystring) schema.querystring = requestPart(input.querystring);
   if (input.body) schema.body = requestPart(input.body);
+  if (input.multipart) {
+    const json = toJson(input.multipart.fields, 'input');
+    const properties = { ...(json.properties as JsonObject) };
+    for (const name of input.multipart.files) properties[name] = { type: 'string', format: 'binary' };
+    const body = { ...json, properties };
+    valibotOf.set(body, v.unknown());
+    schema.body = body;
+    schema.consumes = ['multipart/form-data'];
+  }
   return schema;
 }
 

@@ -56,6 +56,16 @@ export const FIELD_MESSAGES = {
   casePasswordRequired: 'Kata sandi pengaduan wajib diisi',
   casePasswordMin: 'Kata sandi pengaduan minimal 8 karakter.',
   casePasswordMismatch: 'Konfirmasi kata sandi pengaduan tidak sama',
+  companyRequired: 'Perusahaan wajib diisi',
+  channelInvalid: 'Saluran pengaduan tidak valid',
+  dateFromRequired: 'Tanggal awal wajib diisi',
+  dateToRequired: 'Tanggal akhir wajib diisi',
+  dateInvalid: 'Tanggal tidak valid',
+  dateRangeInvalid: 'Tanggal awal tidak boleh melebihi tanggal akhir',
+  dateAfterToday: 'Tanggal tidak boleh melebihi hari ini',
+  caseNumberInvalid: 'Nomor Pengaduan tidak valid',
+  passwordInvalid: 'Kata sandi tidak valid',
+  sortInvalid: 'Urutan tidak valid',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -68,6 +78,8 @@ export const TEMPLATE_MESSAGES = {
   downloadSucceeded: 'Lampiran {name} berhasil di unduh',
   fileTypeNotAllowed: 'Jenis file {name} tidak diizinkan',
   fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
+  fileNotProcessable: 'Gambar {name} tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
+  retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
 } as const;
 
 export const UI_MESSAGES = {
@@ -103,6 +115,8 @@ export const PROBLEM_MESSAGES = {
   trackingFailed: 'Nomor Pengaduan atau kata sandi tidak sesuai',
   forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
   idempotencyConflict: 'Permintaan yang sama sedang diproses',
+  idempotencyMismatch:
+    'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
 } as const;
 
 /** Replaces `{key}` placeholders in a template message. */

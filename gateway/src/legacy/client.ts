@@ -4,8 +4,8 @@
  * an `ApiProblem`. Every reply is validated against a valibot schema of the legacy shape; a shape we
  * do not expect is a 502 `legacy-bad-reply` plus an ops log line naming the call.
  *
- * `call()` is for JSON replies; `stream()` returns the raw undici reply (status checked) so binary
- * downloads and multipart uploads (a `Readable` or undici `FormData` body) fit later without change.
+ * `call()` is for JSON replies (with a JSON body, or a prepared one such as an upload's undici
+ * `FormData`); `stream()` returns the raw undici reply (status checked) for binary downloads.
  */
 import { LEGACY_CODE } from '@wbs/shared/constants';
 import type { FastifyBaseLogger } from 'fastify';
@@ -37,6 +37,11 @@ export type LegacyCall<T> = {
   query?: Record<string, string | number | undefined>;
   /** JSON body. */
   json?: unknown;
+  /**
+   * Or a prepared body, e.g. an undici `FormData` of an upload. Such calls get only the idle
+   * timeouts, not the total bound: sending tens of megabytes may rightly take longer than it.
+   */
+  body?: Dispatcher.DispatchOptions['body'];
   headers?: Record<string, string>;
   auth?: LegacyAuth | null;
   /** Valibot schema of the envelope's `data`. */
@@ -48,9 +53,7 @@ export type TableCall<T> = Omit<LegacyCall<T>, 'data'> & { row: v.GenericSchema<
 export type LegacyResult<T> = { data: T; messages: string[] };
 export type TableResult<T> = { rows: T[]; total: number; filtered: number; messages: string[] };
 
-export type StreamCall = Omit<LegacyCall<unknown>, 'data' | 'json'> & {
-  body?: Dispatcher.DispatchOptions['body'];
-};
+export type StreamCall = Omit<LegacyCall<unknown>, 'data' | 'json'>;
 
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 
@@ -297,7 +300,7 @@ export class LegacyClient {
 
   /** A JSON call with the generic envelope; returns the validated `data` and the messages. */
   async call<T>(ctx: CallContext, call: LegacyCall<T>): Promise<LegacyResult<T>> {
-    const { reply, started } = await this.#send(ctx, call);
+    const { reply, started } = await this.#send(ctx, { ...call, bounded: call.body === undefined });
     const raw = await this.#readJson(ctx, call, reply);
     const envelope = v.safeParse(envelopeSchema, raw);
     if (!envelope.success) {

@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import analystRoutes from './analysts/route.ts';
 import caseCategoryRoutes from './case-categories/route.ts';
 import caseCategoryGroupRoutes from './case-category-groups/route.ts';
+import caseCreateRoutes from './case-create/route.ts';
 import caseLineRoutes from './case-lines/route.ts';
+import caseLogRoutes from './case-logs/route.ts';
 import caseStatusRoutes from './case-statuses/route.ts';
+import caseRoutes from './cases/route.ts';
 import channelRoutes from './channels/route.ts';
 import companyRoutes from './companies/route.ts';
 import healthRoutes from './health/route.ts';
@@ -14,6 +17,7 @@ import passwordRoutes from './password/route.ts';
 import profileRoutes from './profile/route.ts';
 import regionRoutes from './regions/route.ts';
 import sessionRoutes from './session/route.ts';
+import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
 import userRoleRoutes from './user-roles/route.ts';
 
@@ -33,6 +37,10 @@ const API_ROUTES = [
   companyRoutes,
   partnerStaffRoutes,
   analystRoutes,
+  caseRoutes,
+  caseCreateRoutes,
+  caseLogRoutes,
+  trackingRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -1,4 +1,6 @@
 export * from './case-categories.ts';
+export * from './case-create.ts';
+export * from './cases.ts';
 export * from './common.ts';
 export * from './companies.ts';
 export * from './partners.ts';

@@ -35,7 +35,9 @@ export type CaseListItem = {
   createdAt: string;
   companyId: number | null;
   companyName: string | null;
+  categoryId: number | null;
   categoryName: string | null;
+  caseLineId: number | null;
   caseLineName: string | null;
   status: CaseStatus | null;
 };

@@ -1,48 +1,80 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, normaliseCaseDetail } from './detail.ts';
+import { type CaseDetail, formatDateTime, normaliseCaseDetail } from './detail.ts';
 
-describe('case detail normaliser', () => {
-  it('reads nested parts and masked logs', () => {
-    const detail = normaliseCaseDetail({
-      id: 5,
-      number: 'WBS-00000005',
-      createdAt: '2026-05-03T08:15:00',
-      status: { id: 2, name: 'Diproses', order: 2 },
-      reporter: { anonymous: false, type: 1, name: 'Budi', email: 'b@x.id' },
-      communication: { types: [0, 2], time: 'Pagi' },
-      report: { what: 'Suap', needsProtection: true },
-      attachments: [{ id: 9, name: 'bukti.pdf' }],
-      logs: [
-        {
-          id: 1,
-          createdAt: '2026-05-04T10:00:00',
-          statusName: 'Baru',
-          message: '**********',
-          noteHidden: true,
-        },
-      ],
+const detail: CaseDetail = {
+  id: 5,
+  number: 'WBS-00000005',
+  createdAt: '2026-05-03T08:15:00',
+  companyId: 1,
+  companyName: 'Perumda Air Minum Tirta Kahuripan',
+  categoryId: 3,
+  categoryName: 'Penggelapan Aset',
+  caseLineId: null,
+  caseLineName: null,
+  channelName: 'Desktop',
+  status: { id: 2, name: 'Diterima', order: 2 },
+  reporter: {
+    anonymous: false,
+    type: 1,
+    name: 'Budi',
+    department: null,
+    email: 'b@x.id',
+    phone: '+62812',
+    address: 'Jl. Merdeka 1',
+    provinceName: 'Jawa Barat',
+    cityName: 'Kabupaten Bogor',
+    districtName: 'Cibinong',
+  },
+  communication: { types: [0, 2], time: 'Pagi' },
+  report: {
+    what: 'Suap',
+    where: 'Kantor',
+    when: 'Kemarin',
+    perpetrator: 'X, Staf',
+    directorate: 'Umum',
+    division: 'Umum',
+    how: 'Begitu',
+    involved: null,
+    financialLoss: null,
+    occurredBefore: null,
+    reportedToBefore: null,
+    perpetratorResponse: null,
+    repeatReason: null,
+    identificationReason: null,
+    needsProtection: true,
+    protectionReason: 'Takut',
+  },
+  evidenceLink: null,
+  attachments: [{ id: 9, name: 'bukti.pdf' }],
+  allegedlyInvolved: [{ name: 'Y', position: 'Kepala', description: null }],
+  logs: [
+    {
+      id: 1,
+      createdAt: '2026-05-04T10:00:00',
+      statusName: 'Diterima',
+      message: '**********',
       noteHidden: true,
-    });
-    expect(detail.number).toBe('WBS-00000005');
-    expect(detail.status).toEqual({ id: 2, name: 'Diproses', order: 2 });
-    expect(detail.reporter.name).toBe('Budi');
-    expect(detail.communication.types).toEqual([0, 2]);
-    expect(detail.report.what).toBe('Suap');
-    expect(detail.report.needsProtection).toBe(true);
-    expect(detail.attachments).toEqual([{ id: 9, name: 'bukti.pdf' }]);
-    expect(detail.logs[0]?.noteHidden).toBe(true);
+      createdBy: null,
+      attachmentName: null,
+    },
+  ],
+  noteHidden: true,
+};
+
+describe('case detail', () => {
+  it('reads the contract shape as it is', () => {
+    expect(normaliseCaseDetail(structuredClone(detail))).toEqual(detail);
   });
 
-  it('accepts flat spellings too', () => {
-    const detail = normaliseCaseDetail({
-      caseNumber: 'WBS-1',
-      communicationTypes: '1,3',
-      statusName: 'Baru',
-      statusId: 1,
-    });
-    expect(detail.number).toBe('WBS-1');
-    expect(detail.communication.types).toEqual([1, 3]);
-    expect(detail.status?.name).toBe('Baru');
+  it('drops fields outside the contract', () => {
+    const parsed = normaliseCaseDetail({ ...detail, caseWhistleblowerName: 'Budi', token: 'x' });
+    expect(parsed).toEqual(detail);
+    expect(parsed).not.toHaveProperty('caseWhistleblowerName');
+  });
+
+  it('refuses a reply that is not a case detail (e.g. the old flat spellings)', () => {
+    expect(() => normaliseCaseDetail({ caseNumber: 'WBS-1', statusName: 'Baru' })).toThrow();
+    expect(() => normaliseCaseDetail({ ...detail, logs: [{ id: 1 }] })).toThrow();
   });
 
   it('formats ISO instants as DD/MM/YYYY HH:mm', () => {

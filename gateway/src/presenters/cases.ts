@@ -1,0 +1,166 @@
+/**
+ * Legacy cases → our list rows and the one case detail shape, with the privacy rules applied here,
+ * so that what a reader may not see never leaves the gateway (docs/decisions.md, "Privacy"):
+ * - log notes, authors and log attachment names only for readers with `case-logs:read-full`
+ *   (types 2–5); everyone else (type 6, trackers) gets every note masked;
+ * - the reporter's name is withheld from type 6 (spec §2, §6);
+ * - an anonymous report carries no identity fields (name, department, address, region) for anyone.
+ */
+import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
+import type { CaseStatus } from '@wbs/shared/api/reference';
+import { USER_TYPES } from '@wbs/shared/constants';
+import { UI_MESSAGES } from '@wbs/shared/messages';
+import { can, type Subject } from '@wbs/shared/permissions';
+import type { LegacyCase, LegacyCaseLog, LegacyCaseRow } from '../legacy/case-schemas.ts';
+
+/** What one reader may see of a case detail. */
+export type DetailAudience = {
+  /** Log notes, authors and log attachment names. */
+  fullLogs: boolean;
+  /** The reporter's name (withheld from type 6). */
+  reporterName: boolean;
+};
+
+/** The anonymous tracker (complaint number + password): the reporter, but without a session. */
+export const TRACKER_AUDIENCE: DetailAudience = { fullLogs: false, reporterName: true };
+
+export function audienceOf(subject: Subject): DetailAudience {
+  return {
+    fullLogs: can(subject, 'case-logs:read-full'),
+    reporterName: subject !== null && subject.userTypeId !== USER_TYPES.WHISTLEBLOWER,
+  };
+}
+
+/** Trimmed text, or null for nothing at all. */
+const text = (value: string | null): string | null => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};
+
+/** 0 and null both mean "none" in legacy ids. */
+const ref = (value: number | null): number | null => (value && value > 0 ? value : null);
+
+function presentStatus(
+  id: number | null,
+  status: {
+    caseStatusId: number | null;
+    caseStatusName: string | null;
+    caseStatusOrder: number | null;
+  } | null,
+): CaseStatus | null {
+  const name = text(status?.caseStatusName ?? null);
+  const statusId = status?.caseStatusId ?? id;
+  if (name === null || statusId === null) return null;
+  return { id: statusId, name, order: status?.caseStatusOrder ?? 0 };
+}
+
+export function presentCaseRow(row: LegacyCaseRow): CaseListItem {
+  return {
+    id: row.caseId,
+    number: row.caseNumber,
+    createdAt: row.caseCreated,
+    companyId: row.caseCompanyId,
+    companyName: text(row.caseCompany?.companyName ?? null),
+    categoryId: ref(row.caseCaseCategoryId),
+    categoryName: text(row.caseCaseCategory?.caseCategoryName ?? null),
+    caseLineId: ref(row.caseCaseLineId),
+    caseLineName: text(row.caseCaseLine?.caseLineName ?? null),
+    status: presentStatus(row.caseCaseStatusId, row.caseCaseStatus),
+  };
+}
+
+function presentLog(log: LegacyCaseLog): CaseLogEntry {
+  return {
+    id: log.caseLogId,
+    createdAt: log.caseLogCreated ?? '',
+    statusName: text(log.caseLogCaseStatus?.caseStatusName ?? null),
+    message: log.caseLogMessage ?? '',
+    noteHidden: false,
+    createdBy: text(log.caseLogCreatedBy),
+    attachmentName: text(log.caseLogAttachmentName) ?? text(log.caseLogAttachmentFile),
+  };
+}
+
+/**
+ * Every note replaced by '**********', no author, no attachment name: what the tracker and type 6
+ * see. Only the date and the status of each step remain.
+ */
+export function maskTrackerLogs(logs: readonly CaseLogEntry[]): CaseLogEntry[] {
+  return logs.map((log) => ({
+    id: log.id,
+    createdAt: log.createdAt,
+    statusName: log.statusName,
+    message: UI_MESSAGES.maskedNote,
+    noteHidden: true,
+    createdBy: null,
+    attachmentName: null,
+  }));
+}
+
+export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): CaseDetail {
+  const anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
+  // Defence in depth: the legacy stores no identity for anonymous reports, but we never pass one on.
+  const identity = (value: string | null) => (anonymous ? null : text(value));
+  const name =
+    identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
+  const logs = (c.caselogs ?? []).map(presentLog);
+  return {
+    id: c.caseId,
+    number: c.caseNumber,
+    createdAt: c.caseCreated,
+    companyId: c.caseCompanyId,
+    companyName: text(c.caseCompany?.companyName ?? null),
+    categoryId: ref(c.caseCaseCategoryId),
+    categoryName: text(c.caseCaseCategory?.caseCategoryName ?? null),
+    caseLineId: ref(c.caseCaseLineId),
+    caseLineName: text(c.caseCaseLine?.caseLineName ?? null),
+    channelName: text(c.caseChannel?.channelName ?? null),
+    status: presentStatus(c.caseCaseStatusId, c.caseCaseStatus),
+    reporter: {
+      anonymous,
+      type: ref(c.caseWhistleblowerType),
+      name: audience.reporterName ? name : null,
+      department: identity(c.caseWhistleblowerDept),
+      email: text(c.caseWhistleblowerEmail),
+      phone: text(c.caseWhistleblowerContactNum),
+      address: identity(c.caseWhistleblowerAddress),
+      provinceName: identity(c.caseProvince?.provinceName ?? null),
+      cityName: identity(c.caseCity?.cityName ?? null),
+      districtName: identity(c.caseDistrict?.districtName ?? null),
+    },
+    communication: {
+      types: c.caseWhistleblowerCommunicationType,
+      time: text(c.caseWhistleblowerCommunicationTime),
+    },
+    report: {
+      what: text(c.caseWhat),
+      where: text(c.caseWhere),
+      when: text(c.caseWhen),
+      perpetrator: text(c.caseWhoPerpetratorAndPosition),
+      directorate: text(c.caseWhatDirectorate),
+      division: text(c.caseWhatDivision),
+      how: text(c.caseHow),
+      involved: text(c.caseWhoInvolvedAndPosition),
+      financialLoss: text(c.caseWhatFinancialLoss),
+      occurredBefore: text(c.caseWhenOccuredBefore),
+      reportedToBefore: text(c.caseWhoEverReportedToAndDetails),
+      perpetratorResponse: text(c.caseWhatPerpetratorTalkAndReponse),
+      repeatReason: text(c.caseWhatRepeatableCaseReason),
+      identificationReason: text(c.caseWhatReasonReporterIdentification),
+      needsProtection: c.caseIsReporterNeedProtection,
+      protectionReason: text(c.caseWhatReasonForProtection),
+    },
+    evidenceLink: text(c.caseEvidenceLink),
+    attachments: (c.attachments ?? []).map((a) => ({
+      id: a.attachmentId,
+      name: text(a.attachmentName) ?? 'lampiran',
+    })),
+    allegedlyInvolved: (c.allegedlyinvolveds ?? []).map((p) => ({
+      name: p.allegedlyInvolvedName ?? '',
+      position: p.allegedlyInvolvedPosition ?? '',
+      description: text(p.allegedlyInvolvedDescription),
+    })),
+    logs: audience.fullLogs ? logs : maskTrackerLogs(logs),
+    noteHidden: !audience.fullLogs,
+  };
+}

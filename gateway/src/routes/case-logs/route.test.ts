@@ -1,0 +1,183 @@
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browser, buildTestApp, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
+import {
+  type FileSpec,
+  legacyDownload,
+  legacyToken,
+  legacyTrack,
+  multipart,
+  pdfBytes,
+  pngBytes,
+} from '../../test/uploads.ts';
+
+let t: TestApp;
+let pdf: Uint8Array;
+beforeAll(async () => {
+  t = await buildTestApp();
+  pdf = await pdfBytes({ author: 'Analis Direksi' });
+});
+afterAll(async () => t.close());
+beforeEach(() => t.legacy.reset());
+
+const DEMO_PASSWORD = 'Lapor#2026!';
+/** WBS-10000001: Baru (status 1), company 1, no line; WBS-10000002: Investigasi (4), company 1. */
+const tracked = (number: string) => legacyTrack(t.legacy.apiUrl, number, DEMO_PASSWORD);
+
+async function postLog(
+  caseId: number,
+  cookie: string,
+  fields: Record<string, string>,
+  files: FileSpec[] = [],
+) {
+  const body = await multipart(fields, files);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/cases/${caseId}/logs`,
+    payload: body.payload,
+    headers: { ...browser(cookie), ...body.headers },
+  });
+}
+
+describe('POST /cases/{id}/logs', () => {
+  it('routes a new case: only status 11 may be chosen and a line is required', async () => {
+    const fresh = await tracked('WBS-10000001');
+    const cookie = await signInAs(t.app, 2);
+    const wrongStatus = await postLog(fresh.caseId, cookie, {
+      statusId: '2',
+      caseLineId: '2',
+      message: 'Diterima',
+    });
+    expect(wrongStatus.statusCode).toBe(400);
+    expect(wrongStatus.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+
+    const noLine = await postLog(fresh.caseId, cookie, { statusId: '11', message: 'Dialihkan' });
+    expect(noLine.statusCode).toBe(400);
+    expect(noLine.json().errors).toEqual({ caseLineId: 'Jalur Otorisasi wajib diisi' });
+
+    const noMessage = await postLog(fresh.caseId, cookie, { statusId: '11', caseLineId: '2', message: ' ' });
+    expect(noMessage.statusCode).toBe(400);
+    expect(noMessage.json().errors).toEqual({ message: 'Catatan Aktivitas wajib diisi' });
+
+    const ok = await postLog(
+      fresh.caseId,
+      cookie,
+      { statusId: '11', caseLineId: '2', message: 'Dialihkan ke Dewan Pengawas' },
+      [{ field: 'attachment', name: 'nota.pdf', bytes: pdf }],
+    );
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toEqual({ message: 'Catatan aktivitas berhasil disimpan' });
+    const after = await tracked('WBS-10000001');
+    expect(after.caseCaseStatusId).toBe(11);
+    expect(after.caseCaseLineId).toBe(2);
+    const log = after.caselogs.at(-1);
+    expect(log).toMatchObject({
+      caseLogMessage: 'Dialihkan ke Dewan Pengawas',
+      caseLogAttachmentName: 'nota.pdf',
+    });
+    const token = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+    const stored = await legacyDownload(
+      `${t.legacy.apiUrl}/WBSCase/DownloadCaseLogAttachement/1/${log?.caseLogId}`,
+      token,
+    );
+    expect((await PDFDocument.load(stored, { updateMetadata: false })).getAuthor()).toBeUndefined();
+  });
+
+  it('moves an investigated case one step: same or next order only', async () => {
+    const investigated = await tracked('WBS-10000002');
+    expect(investigated.caseCaseStatusId).toBe(4);
+    const cookie = await signInAs(t.app, 3);
+    const skip = await postLog(investigated.caseId, cookie, { statusId: '6', message: 'Lompat' });
+    expect(skip.statusCode).toBe(400);
+    expect(skip.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+    const back = await postLog(investigated.caseId, cookie, { statusId: '1', message: 'Kembali' });
+    expect(back.statusCode).toBe(400);
+    const next = await postLog(investigated.caseId, cookie, {
+      statusId: '5',
+      message: 'Klarifikasi terlapor',
+    });
+    expect(next.statusCode).toBe(201);
+    expect((await tracked('WBS-10000002')).caseCaseStatusId).toBe(5);
+  });
+
+  it('takes at most one attachment, checked like every upload', async () => {
+    const { caseId } = await tracked('WBS-10000002');
+    const cookie = await signInAs(t.app, 2);
+    const two = await postLog(caseId, cookie, { statusId: '4', message: 'Dua file' }, [
+      { field: 'attachment', name: 'a.pdf', bytes: pdf },
+      { field: 'attachment', name: 'b.pdf', bytes: pdf },
+    ]);
+    expect(two.statusCode).toBe(400);
+    expect(two.json().errors).toEqual({ attachment: 'Lampiran tidak boleh melebihi 1' });
+    const disguised = await postLog(caseId, cookie, { statusId: '4', message: 'Nyamar' }, [
+      { field: 'attachment', name: 'a.pdf', bytes: await pngBytes() },
+    ]);
+    expect(disguised.statusCode).toBe(400);
+    expect(disguised.json().errors).toEqual({ attachment: 'Isi file a.pdf tidak sesuai dengan jenisnya' });
+    const logs = (await tracked('WBS-10000002')).caselogs.length;
+    const big = Buffer.alloc(10_485_761, 0x20);
+    big.write('%PDF-1.7\n');
+    const tooLarge = await postLog(caseId, cookie, { statusId: '4', message: 'Besar' }, [
+      { field: 'attachment', name: 'besar.pdf', bytes: big },
+    ]);
+    expect(tooLarge.statusCode).toBe(413);
+    expect((await tracked('WBS-10000002')).caselogs).toHaveLength(logs);
+  });
+
+  it("answers 404 for another company's case", async () => {
+    const other = await tracked('WBS-10000003');
+    expect(other.caseCompanyId).toBe(2);
+    const cookie = await signInAs(t.app, 2);
+    const res = await postLog(other.caseId, cookie, {
+      statusId: '11',
+      caseLineId: '1',
+      message: 'Bukan milik kami',
+    });
+    expect(res.statusCode).toBe(404);
+    const missing = await postLog(999_999, cookie, { statusId: '11', caseLineId: '1', message: 'Tidak ada' });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('refuses company staff without role 1 (403) and keeps a supervisor on its own line', async () => {
+    const { caseId } = await tracked('WBS-10000001');
+    const staff = await signIn(t.app, 'analis.spi', 'Analis#2026!');
+    expect((await postLog(caseId, staff, { statusId: '11', message: 'x' })).statusCode).toBe(403);
+
+    const supervisor = await signIn(t.app, 'analis.direksi', 'Analis#2026!');
+    const otherLine = await postLog(caseId, supervisor, {
+      statusId: '11',
+      caseLineId: '2',
+      message: 'Pindah',
+    });
+    expect(otherLine.statusCode).toBe(400);
+    expect(otherLine.json().errors).toEqual({ caseLineId: 'Jalur Otorisasi Tidak Valid' });
+    const ownLine = await postLog(caseId, supervisor, { statusId: '11', message: 'Ditangani Direksi' });
+    expect(ownLine.statusCode).toBe(201);
+    expect((await tracked('WBS-10000001')).caseCaseLineId).toBe(1);
+  });
+
+  it('sends the line as null above status 11 (the line stays)', async () => {
+    const token = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+    const rejected = await fetch(`${t.legacy.apiUrl}/WBSCase/company/admin/1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ draw: 1, start: 0, length: 1, caseCaseStatusId: 12 }),
+    }).then((r) => r.json() as Promise<{ data: { caseId: number; caseCaseLineId: number | null }[] }>);
+    const row = rejected.data[0];
+    if (!row) throw new Error('the seed has no rejected case of company 1');
+    const cookie = await signInAs(t.app, 2);
+    const otherLine = row.caseCaseLineId === 3 ? '1' : '3';
+    const res = await postLog(row.caseId, cookie, {
+      statusId: '4',
+      caseLineId: otherLine,
+      message: 'Dibuka lagi',
+    });
+    expect(res.statusCode).toBe(201);
+    const after = await fetch(`${t.legacy.apiUrl}/WBSCase/company/1/${row.caseId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then(
+      (r) => r.json() as Promise<{ data: { caseCaseLineId: number | null; caseCaseStatusId: number } }>,
+    );
+    expect(after.data).toMatchObject({ caseCaseLineId: row.caseCaseLineId, caseCaseStatusId: 4 });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * POST /cases/{id}/logs: Buat Catatan Aktivitas (multipart: statusId, caseLineId?, message, one
+ * optional attachment). Enforced here, never left to the client (spec §4, §5, §6):
+ * - policy `case-logs:create` (types 2, 3; types 4 and 5 with role 1) and the case in the caller's scope;
+ * - the status must be one of the log form's choices (same integer order as the current status or
+ *   one higher, never order 1; current status 1 counts as 11);
+ * - a line is required when the current status id is 1 or 11; company staff (type 4) cannot change
+ *   the line (the case's line, or its own line for a case not yet routed); above status 11 the line
+ *   is sent as null;
+ * - the attachment goes through the same upload checks and scrubbing as the wizard's files.
+ */
+
+import { CASE_LOG_FILES, caseLogMultipartDoc, parseCaseLogFields } from '@wbs/shared/api/case-create';
+import { idParams, messageReply } from '@wbs/shared/api/common';
+import { USER_TYPES } from '@wbs/shared/constants';
+import { FIELD_MESSAGES } from '@wbs/shared/messages';
+import { caseLineForLog, nextStatusChoices, requiresCaseLine } from '@wbs/shared/status';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { ApiProblem } from '../../errors.ts';
+import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import { caseStatusSchema, ignored } from '../../legacy/schemas.ts';
+import { audit } from '../../logging.ts';
+import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { routeSchema } from '../../schema.ts';
+import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
+import { scrubFile } from '../../uploads/scrub.ts';
+import { withSpooledUpload } from '../../uploads/spool.ts';
+
+type Params = v.InferOutput<typeof idParams>;
+
+async function statusChoices(request: FastifyRequest, currentStatusId: number) {
+  const { data } = await request.legacy.call({
+    name: 'CaseStatus.list',
+    method: 'GET',
+    path: '/CaseStatus',
+    data: v.array(caseStatusSchema),
+  });
+  const statuses = data.map((s) => ({
+    id: s.caseStatusId,
+    name: s.caseStatusName,
+    order: s.caseStatusOrder,
+  }));
+  return new Set(nextStatusChoices(statuses, currentStatusId).map((s) => s.id));
+}
+
+/** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
+function staffLine(request: FastifyRequest, legacyCase: LegacyCase): number | null {
+  return legacyCase.caseCaseLineId ?? request.session?.user.caseLineId ?? null;
+}
+
+export default async function caseLogRoutes(app: FastifyInstance) {
+  app.post<{ Params: Params }>(
+    '/cases/:id/logs',
+    {
+      config: { policy: 'case-logs:create' },
+      schema: routeSchema({
+        summary: 'Buat catatan aktivitas (multipart/form-data)',
+        description:
+          'Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11). ' +
+          '`caseLineId` wajib saat status saat ini 1 atau 11; staff perusahaan tidak dapat mengubah jalur. ' +
+          'Satu `attachment` opsional (maks. 10 MB).',
+        tags: ['cases'],
+        params: idParams,
+        multipart: { fields: caseLogMultipartDoc, files: ['attachment'] },
+        response: { 201: messageReply },
+      }),
+    },
+    async (request, reply) => {
+      // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
+      const legacyCase = await loadCaseInScope(request, request.params.id);
+      const currentStatusId = legacyCase.caseCaseStatusId ?? 1;
+      const needsLine = requiresCaseLine(currentStatusId);
+      const companyStaff = request.session?.user.userTypeId === USER_TYPES.COMPANY_STAFF;
+
+      const message = await withSpooledUpload(request, CASE_LOG_FILES, async (upload) => {
+        const fields = { ...upload.fields };
+        const fixedLine = companyStaff ? staffLine(request, legacyCase) : null;
+        if (companyStaff && (fields.caseLineId ?? '').trim() === '' && fixedLine !== null) {
+          fields.caseLineId = String(fixedLine);
+        }
+        const parsed = parseCaseLogFields(fields, needsLine);
+        const errors = { ...(parsed.ok ? {} : parsed.errors), ...upload.fileErrors };
+        if (!parsed.ok || Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
+        const input = parsed.value;
+        if (!(await statusChoices(request, currentStatusId)).has(input.statusId)) {
+          throw new ApiProblem('validation', { errors: { statusId: FIELD_MESSAGES.statusInvalid } });
+        }
+        const lineId = caseLineForLog(currentStatusId, input.caseLineId);
+        if (companyStaff && lineId !== null && lineId !== fixedLine) {
+          throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
+        }
+        const files = [];
+        for (const file of upload.files)
+          files.push({ field: 'Attachment', file: await scrubFile(file, request.log) });
+        const { messages } = await postLegacyMultipart(request, {
+          name: 'WBSCase.caseLog',
+          path: '/WBSCase/CaseLog',
+          fields: {
+            caseId: String(legacyCase.caseId),
+            caseCompanyId: String(legacyCase.caseCompanyId),
+            messageLog: input.message,
+            caseCaseLineId: lineId === null ? 'null' : String(lineId),
+            caseCaseStatusId: String(input.statusId),
+          },
+          files,
+          data: ignored,
+        });
+        audit(request, 'case-log-created', {
+          resource: 'case',
+          resourceId: legacyCase.caseId,
+          statusId: input.statusId,
+          attachment: files.length > 0,
+        });
+        return messages[0] ?? '';
+      });
+      return reply.code(201).send({ message });
+    },
+  );
+}

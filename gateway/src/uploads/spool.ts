@@ -1,0 +1,234 @@
+/**
+ * Receives a multipart upload into a private temporary spool on disk and checks every file while it
+ * arrives: field, count, extension, duplicate name, size (10 MB, @fastify/multipart truncates
+ * silently, so `truncated` is checked) and, once a file is complete, its content (magic bytes via
+ * file-type). Nothing reaches the legacy from here: the route forwards the spooled files only after
+ * the whole request passed, so the legacy never sees a partial or invalid submission.
+ *
+ * Memory stays bounded (files stream to disk in chunks); disk use per request is bounded by the
+ * limits (5 × 10 MB). The spool is a `mkdtemp` folder (0700, files 0600) removed in `finally`.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile, MultipartValue } from '@fastify/multipart';
+import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import type { FastifyRequest } from 'fastify';
+import { fileTypeFromFile } from 'file-type';
+import { ApiProblem } from '../errors.ts';
+import {
+  type AttachmentExtension,
+  cleanFileName,
+  contentMatches,
+  extensionOf,
+  fileMessages,
+  isAllowedExtension,
+  MAX_FILE_BYTES,
+} from './policy.ts';
+
+/** Which file fields an upload takes, how many files each, in total, and which one is required. */
+export type FileRule = {
+  fields: Readonly<Record<string, number>>;
+  total: number;
+  required: string | null;
+};
+
+export type SpooledFile = {
+  field: string;
+  /** The cleaned client file name (what the legacy stores and shows). */
+  name: string;
+  ext: AttachmentExtension;
+  /** The file-type `ext` of the content. */
+  detected: string;
+  path: string;
+  size: number;
+  /** SHA-256 of the bytes as received (the idempotency fingerprint uses it). */
+  sha256: string;
+};
+
+export type Upload = {
+  fields: Record<string, string>;
+  files: SpooledFile[];
+  /** File problems as `{ field: message }` (400), empty when every file passed. */
+  fileErrors: Record<string, string>;
+  /** Where scrubbed copies are written (inside the same private spool). */
+  dir: string;
+};
+
+const TEXT_LIMITS = { fields: 80, fieldSize: 64 * 1024, fieldNameSize: 100, headerPairs: 100 };
+
+async function discard(stream: Readable): Promise<void> {
+  stream.resume();
+  if (stream.readableEnded) return;
+  await new Promise<void>((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
+
+/** Streams one file part to `path`; returns its size, hash and whether the parser cut it. */
+async function spoolFile(part: MultipartFile, path: string) {
+  const hash = createHash('sha256');
+  let size = 0;
+  await pipeline(
+    part.file,
+    async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    },
+    createWriteStream(path, { mode: 0o600, flags: 'wx' }),
+  );
+  return { size, sha256: hash.digest('hex'), truncated: part.file.truncated };
+}
+
+function limitProblem(error: unknown, rule: FileRule, lastField: string | null): ApiProblem | null {
+  const code = (error as { code?: string })?.code;
+  if (code === 'FST_FILES_LIMIT') {
+    return new ApiProblem('validation', {
+      errors: {
+        [lastField ?? Object.keys(rule.fields)[0] ?? 'attachments']: fileMessages.tooMany(rule.total),
+      },
+    });
+  }
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') {
+    return new ApiProblem('validation', { errors: {} });
+  }
+  return null;
+}
+
+async function receive(request: FastifyRequest, rule: FileRule, dir: string): Promise<Upload> {
+  const fields: Record<string, string> = {};
+  const files: SpooledFile[] = [];
+  const fileErrors: Record<string, string> = {};
+  const perField = new Map<string, number>();
+  const names = new Set<string>();
+  let total = 0;
+  let tooLarge: { field: string; message: string } | null = null;
+  let lastField: string | null = null;
+  const fail = (field: string, message: string) => {
+    fileErrors[field] ??= message;
+  };
+
+  // Not in the typings but read by @fastify/multipart: truncation is answered here (413), not thrown.
+  const options: Parameters<FastifyRequest['parts']>[0] & { throwFileSizeLimit: boolean } = {
+    limits: {
+      ...TEXT_LIMITS,
+      fileSize: MAX_FILE_BYTES,
+      // One more than allowed, so the extra file is seen and answered with the spec's message.
+      files: rule.total + 1,
+      parts: TEXT_LIMITS.fields + rule.total + 2,
+    },
+    throwFileSizeLimit: false,
+  };
+  const parts = request.parts(options);
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        const value = part as MultipartValue<unknown>;
+        if (value.valueTruncated) fileErrors[value.fieldname] ??= PROBLEM_MESSAGES.validation;
+        else fields[value.fieldname] ??= String(value.value ?? '');
+        continue;
+      }
+      const field = part.fieldname;
+      const max = rule.fields[field];
+      const name = cleanFileName(part.filename ?? '');
+      // An unknown file field, or an empty file input (no name), carries nothing we forward.
+      if (max === undefined || name === '') {
+        await discard(part.file);
+        continue;
+      }
+      lastField = field;
+      const count = (perField.get(field) ?? 0) + 1;
+      perField.set(field, count);
+      total += 1;
+      const ext = extensionOf(name);
+      const problem =
+        count > max
+          ? fileMessages.tooMany(max)
+          : total > rule.total
+            ? fileMessages.tooMany(rule.total)
+            : !isAllowedExtension(ext)
+              ? fileMessages.notAllowed(name)
+              : names.has(name.toLowerCase())
+                ? fileMessages.duplicate(name)
+                : null;
+      names.add(name.toLowerCase());
+      // After the first problem nothing is spooled any more: the request is answered with an error.
+      if (problem || tooLarge || Object.keys(fileErrors).length > 0 || !isAllowedExtension(ext)) {
+        if (problem) fail(field, problem);
+        await discard(part.file);
+        continue;
+      }
+      const path = join(dir, `upload-${files.length}`);
+      const spooled = await spoolFile(part, path);
+      if (spooled.truncated || spooled.size > MAX_FILE_BYTES) {
+        tooLarge ??= { field, message: fileMessages.tooLarge(name) };
+        await unlink(path);
+        continue;
+      }
+      const detected = (await fileTypeFromFile(path))?.ext;
+      if (!contentMatches(ext, detected)) {
+        fail(field, fileMessages.mismatch(name));
+        await unlink(path);
+        continue;
+      }
+      files.push({
+        field,
+        name,
+        ext,
+        detected: detected as string,
+        path,
+        size: spooled.size,
+        sha256: spooled.sha256,
+      });
+    }
+  } catch (error) {
+    const problem = limitProblem(error, rule, lastField);
+    if (problem) throw problem;
+    throw error;
+  }
+  if (tooLarge) {
+    throw new ApiProblem('payload-too-large', {
+      detail: tooLarge.message,
+      errors: { [tooLarge.field]: tooLarge.message },
+    });
+  }
+  if (rule.required && !files.some((f) => f.field === rule.required) && !fileErrors[rule.required]) {
+    fileErrors[rule.required] = FIELD_MESSAGES.evidenceRequired;
+  }
+  return { fields, files, fileErrors, dir };
+}
+
+/**
+ * Receives the multipart request into a fresh private spool, runs `use` with it and always removes
+ * the spool afterwards (success, refusal or crash alike).
+ */
+export async function withSpooledUpload<T>(
+  request: FastifyRequest,
+  rule: FileRule,
+  use: (upload: Upload) => Promise<T>,
+): Promise<T> {
+  if (!request.isMultipart()) {
+    throw new ApiProblem('bad-request', { status: 415, detail: PROBLEM_MESSAGES.validation });
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'wbs-upload-'));
+  try {
+    return await use(await receive(request, rule, dir));
+  } finally {
+    // A failure while parts were still arriving leaves the rest of the body unread: discard it, so the
+    // client gets the answer instead of a stalled upload.
+    if (!request.raw.readableEnded) {
+      request.raw.unpipe();
+      request.raw.resume();
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}

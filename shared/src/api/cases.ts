@@ -1,0 +1,218 @@
+/**
+ * Cases and tracking (docs/api-contract.md, "Cases, tracking"): the case list query and page, the
+ * export filters, the ONE case detail shape (GET /cases/{id} and POST /tracking, the tracker's copy
+ * masked by the gateway) and the tracking request.
+ */
+import * as v from 'valibot';
+import { isValidIsoDate } from '../dates.ts';
+import { FIELD_MESSAGES as M } from '../messages.ts';
+import { idString, listQuery, nullableNumber, nullableString, optionalIdQuery, pageOf } from './common.ts';
+import { caseStatusSchema } from './reference.ts';
+
+/**
+ * Today's date (YYYY-MM-DD) in WIT (UTC+9), Indonesia's easternmost time zone: the latest calendar
+ * day any Indonesian user can have, so "not later than today" never refuses a user's own today
+ * (a browser in Jayapura is 2 hours ahead of the WIB server day).
+ */
+export function latestIndonesianToday(now: number = Date.now()): string {
+  return new Date(now + 9 * 3600_000).toISOString().slice(0, 10);
+}
+
+const isoDate = (requiredMessage: string) =>
+  v.optional(
+    v.pipe(
+      v.string(requiredMessage),
+      v.trim(),
+      v.nonEmpty(requiredMessage),
+      v.check(isValidIsoDate, M.dateInvalid),
+    ),
+    '',
+  );
+
+/** from ≤ to (an unreadable date is reported by its own field). */
+const fromNotAfterTo = (input: { from: string; to: string }) =>
+  !isValidIsoDate(input.from) || !isValidIsoDate(input.to) || input.from <= input.to;
+/** Spec §9: the case-list date filter cannot be later than today. */
+const toNotAfterToday = (input: { to: string }) =>
+  !isValidIsoDate(input.to) || input.to <= latestIndonesianToday();
+
+const numberFilter = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(50, M.caseNumberInvalid)));
+
+/** Sort keys of the case list (`-` = descending); the web sends `-createdAt`. */
+export const CASE_SORT_FIELDS = [
+  'createdAt',
+  'number',
+  'categoryName',
+  'caseLineName',
+  'status',
+  'companyName',
+] as const;
+export type CaseSortField = (typeof CASE_SORT_FIELDS)[number];
+const sortValues = CASE_SORT_FIELDS.flatMap((f) => [f, `-${f}`] as const);
+
+/**
+ * GET /cases query. `from`/`to` (YYYY-MM-DD) are required; `companyId` is required for partner users
+ * (types 3, 5) and must be the caller's own company for company users.
+ */
+export const caseListQuery = v.pipe(
+  v.object({
+    from: isoDate(M.dateFromRequired),
+    to: isoDate(M.dateToRequired),
+    number: numberFilter,
+    categoryId: optionalIdQuery,
+    caseLineId: optionalIdQuery,
+    statusId: optionalIdQuery,
+    companyId: optionalIdQuery,
+    page: listQuery.entries.page,
+    pageSize: listQuery.entries.pageSize,
+    search: listQuery.entries.search,
+    sort: v.optional(v.picklist(sortValues, M.sortInvalid)),
+  }),
+  v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
+);
+export type CaseListQuery = v.InferOutput<typeof caseListQuery>;
+
+const optionalId = v.optional(v.pipe(v.number('Id tidak valid'), v.integer('Id tidak valid'), v.minValue(1)));
+
+/** POST /cases/export body: the list filters without paging. */
+export const caseExportRequest = v.pipe(
+  v.object({
+    from: isoDate(M.dateFromRequired),
+    to: isoDate(M.dateToRequired),
+    number: numberFilter,
+    categoryId: optionalId,
+    caseLineId: optionalId,
+    statusId: optionalId,
+    companyId: optionalId,
+  }),
+  v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
+);
+export type CaseExportRequest = v.InferOutput<typeof caseExportRequest>;
+
+/** One row of the case list. Dates are WIB wall time without a zone, as the legacy writes them. */
+export const caseListItemSchema = v.object({
+  id: v.number(),
+  number: v.string(),
+  createdAt: v.string(),
+  companyId: v.number(),
+  companyName: nullableString,
+  categoryId: nullableNumber,
+  categoryName: nullableString,
+  caseLineId: nullableNumber,
+  caseLineName: nullableString,
+  status: v.nullable(caseStatusSchema),
+});
+export type CaseListItem = v.InferOutput<typeof caseListItemSchema>;
+export const caseListReply = pageOf(caseListItemSchema);
+export type CaseListReply = v.InferOutput<typeof caseListReply>;
+
+export const caseAttachmentParams = v.object({ id: idString, attachmentId: idString });
+export const caseLogParams = v.object({ id: idString, logId: idString });
+
+/** The reporter (step 0 of the wizard). `null` = not given, or withheld from this reader. */
+export const caseReporterSchema = v.object({
+  anonymous: v.boolean(),
+  /** 1 Pribadi, 2 Instansi. */
+  type: nullableNumber,
+  name: nullableString,
+  department: nullableString,
+  email: nullableString,
+  phone: nullableString,
+  address: nullableString,
+  provinceName: nullableString,
+  cityName: nullableString,
+  districtName: nullableString,
+});
+
+/** The answers of step 2, named as the wizard's fields (web/src/case/questions.ts). */
+export const caseReportSchema = v.object({
+  what: nullableString,
+  where: nullableString,
+  when: nullableString,
+  perpetrator: nullableString,
+  directorate: nullableString,
+  division: nullableString,
+  how: nullableString,
+  involved: nullableString,
+  financialLoss: nullableString,
+  occurredBefore: nullableString,
+  reportedToBefore: nullableString,
+  perpetratorResponse: nullableString,
+  repeatReason: nullableString,
+  identificationReason: nullableString,
+  needsProtection: v.nullable(v.boolean()),
+  protectionReason: nullableString,
+});
+export type CaseReport = v.InferOutput<typeof caseReportSchema>;
+
+/**
+ * An activity log entry. For readers without `case-logs:read-full` (type 6, trackers) the gateway
+ * sends `message: '**********'`, `noteHidden: true`, `createdBy: null`, `attachmentName: null`.
+ */
+export const caseLogEntrySchema = v.object({
+  id: v.number(),
+  createdAt: v.string(),
+  statusName: nullableString,
+  message: v.string(),
+  noteHidden: v.boolean(),
+  createdBy: nullableString,
+  attachmentName: nullableString,
+});
+export type CaseLogEntry = v.InferOutput<typeof caseLogEntrySchema>;
+
+export const caseDetailAttachmentSchema = v.object({ id: v.number(), name: v.string() });
+export type CaseDetailAttachment = v.InferOutput<typeof caseDetailAttachmentSchema>;
+
+export const caseDetailInvolvedSchema = v.object({
+  name: v.string(),
+  position: v.string(),
+  description: nullableString,
+});
+
+/** GET /cases/{id} and POST /tracking. */
+export const caseDetailSchema = v.object({
+  id: v.number(),
+  number: v.string(),
+  createdAt: v.string(),
+  companyId: v.number(),
+  companyName: nullableString,
+  categoryId: nullableNumber,
+  categoryName: nullableString,
+  caseLineId: nullableNumber,
+  caseLineName: nullableString,
+  channelName: nullableString,
+  status: v.nullable(caseStatusSchema),
+  reporter: caseReporterSchema,
+  communication: v.object({ types: v.array(v.number()), time: nullableString }),
+  report: caseReportSchema,
+  evidenceLink: nullableString,
+  attachments: v.array(caseDetailAttachmentSchema),
+  allegedlyInvolved: v.array(caseDetailInvolvedSchema),
+  logs: v.array(caseLogEntrySchema),
+  /** True when every log note of this reply is masked. */
+  noteHidden: v.boolean(),
+});
+export type CaseDetail = v.InferOutput<typeof caseDetailSchema>;
+
+/**
+ * POST /tracking: the complaint number and the case password, both required (docs/decisions.md #8).
+ * Only in a POST body, never in a URL.
+ */
+export const trackingRequest = v.object({
+  caseNumber: v.optional(
+    v.pipe(
+      v.string(M.caseNumberRequired),
+      v.trim(),
+      v.nonEmpty(M.caseNumberRequired),
+      v.maxLength(50, M.caseNumberInvalid),
+    ),
+    '',
+  ),
+  password: v.optional(
+    v.pipe(v.string(M.passwordRequired), v.nonEmpty(M.passwordRequired), v.maxLength(200, M.passwordInvalid)),
+    '',
+  ),
+});
+export type TrackingRequest = v.InferOutput<typeof trackingRequest>;
