@@ -29,6 +29,7 @@ import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User 
 import { subjectOf } from '../api/types.ts';
 import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, formatDateTime, normaliseCaseDetail } from '../case/detail.ts';
+import { rememberCompany, rememberedCompany } from '../dashboard/companyChoice.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SelectInput } from '../ui/SelectInput.tsx';
@@ -44,16 +45,6 @@ type Filters = {
   statusId: number;
   companyId: number;
 };
-
-const companyKey = (username: string) => `wbs.company.${username}`;
-
-function rememberedCompany(username: string): number {
-  try {
-    return Number(localStorage.getItem(companyKey(username))) || 0;
-  } catch {
-    return 0;
-  }
-}
 
 function saveDownload(blob: Blob, name: string) {
   const url = URL.createObjectURL(blob);
@@ -185,11 +176,7 @@ export function CaseListPage({ user }: { user: User }) {
               loading={companies.isLoading}
               placeholder={UI_MESSAGES.choosePartnerCompany}
               onChange={(id) => {
-                try {
-                  localStorage.setItem(companyKey(user.username), String(id));
-                } catch {
-                  // storage unavailable: the choice lasts for this page only
-                }
+                rememberCompany(user.username, id);
                 set({ companyId: id, categoryId: 0 });
               }}
             />
