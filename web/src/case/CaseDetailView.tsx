@@ -179,7 +179,12 @@ function CaseInformation({
                     <HStack as="span" key={`${a.id}-${a.name}`} gap="2">
                       <span>{a.name}</span>
                       {onDownloadAttachment && (
-                        <Button size="xs" variant="outline" onClick={() => onDownloadAttachment(a)}>
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          aria-label={`Unduh ${a.name}`}
+                          onClick={() => onDownloadAttachment(a)}
+                        >
                           Unduh
                         </Button>
                       )}
@@ -273,7 +278,12 @@ function CaseLogTable(props: { logs: CaseLog[]; masked: boolean; onDownload?: (l
                 {props.onDownload && (
                   <Table.Cell>
                     {log.attachmentName ? (
-                      <Button size="xs" variant="outline" onClick={() => props.onDownload?.(log)}>
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        aria-label={`Unduh Lampiran ${log.attachmentName}`}
+                        onClick={() => props.onDownload?.(log)}
+                      >
                         Unduh Lampiran
                       </Button>
                     ) : (

@@ -48,7 +48,9 @@ export default function ChangePasswordPage() {
       const signedIn = reply.user ?? user;
       if (reply.user) await mutate(reply.user, { revalidate: false });
       setValues({ oldPassword: '', newPassword: '', confirmNewPassword: '' });
-      navigate(signedIn ? targetAfterLogin(signedIn.userTypeId) : '/auth/login');
+      // Spec section 4: after a forced change the product signs in again and goes to /.
+      if (forced && reply.user) navigate('/');
+      else navigate(signedIn ? targetAfterLogin(signedIn.userTypeId) : '/auth/login');
     } catch (error) {
       if (error instanceof ApiError) {
         if (Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);

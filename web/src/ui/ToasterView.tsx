@@ -16,7 +16,12 @@ export const toaster = createToaster({
 export default function ToasterView() {
   return (
     <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }} pointerEvents="none">
+      <ChakraToaster
+        toaster={toaster}
+        aria-label="Notifikasi"
+        insetInline={{ mdDown: '4' }}
+        pointerEvents="none"
+      >
         {(toast) => (
           <Toast.Root width={{ md: 'sm' }} css={{ pointerEvents: 'none !important' }}>
             <Toast.Indicator />

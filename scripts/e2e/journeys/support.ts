@@ -1,0 +1,314 @@
+/**
+ * Shared pieces of the browser journeys: one Chromium per file, one context per actor with the
+ * reporter-protection guard (no request may leave the system's own origin) and the console guard
+ * (any console error or uncaught page error fails the journey), sign-in, and small API helpers for
+ * setting up data through the gateway.
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { launchChromium } from '../browser.ts';
+
+/** The gateway serving the built web app, e.g. http://localhost:41234 (no trailing slash). */
+export const baseUrl = inject('baseUrl').replace(/\/$/, '');
+const ownOrigin = new URL(baseUrl).origin;
+
+/** Long enough for a loaded 2-core CI machine, short enough to fail fast on a stuck screen. */
+export const STEP_TIMEOUT_MS = 20_000;
+
+/** A phone (roughly a mid-range Android): the product must be usable on one. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+type HttpAllowance = { status: (status: number) => boolean; path: RegExp; why: string };
+
+export type Actor = {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+  /** Everything that went wrong outside the journey's own assertions (console errors, foreign hosts…). */
+  problems: string[];
+  /**
+   * Declares a failed HTTP reply the journey provokes on purpose (the browser logs every 4xx/5xx as a
+   * console error): e.g. the tracking form with a wrong password.
+   */
+  allowHttpError(status: number | ((status: number) => boolean), path: RegExp, why: string): void;
+  /** Fails the test when anything unexpected was recorded. */
+  expectClean(): void;
+  close(): Promise<void>;
+};
+
+/** A signed-out visit probes GET /api/v1/session, which answers 401 by contract. */
+const ALWAYS_ALLOWED: HttpAllowance[] = [
+  { status: (s) => s === 401, path: /^\/api\/v1\/session$/, why: 'signed-out session probe' },
+];
+
+const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d{3})/;
+
+/**
+ * Opens a fresh browser context for one actor and watches it:
+ * - any request (page, worker, fetch, asset, websocket) to a host other than the system's own;
+ * - console errors (except declared HTTP failures) and uncaught page errors.
+ */
+export async function openActor(
+  browser: Browser,
+  name: string,
+  options: { viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = {},
+): Promise<Actor> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    isMobile: options.isMobile ?? false,
+    hasTouch: options.hasTouch ?? false,
+    locale: 'id-ID',
+    timezoneId: 'Asia/Jakarta',
+    acceptDownloads: true,
+  });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ownOrigin });
+  const problems: string[] = [];
+  const allowances: HttpAllowance[] = [...ALWAYS_ALLOWED];
+
+  const foreign = (url: string) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    if (['data:', 'blob:', 'about:'].includes(parsed.protocol)) return false;
+    const origin = parsed.protocol.startsWith('ws')
+      ? `${parsed.protocol === 'wss:' ? 'https:' : 'http:'}//${parsed.host}`
+      : parsed.origin;
+    return origin !== ownOrigin;
+  };
+
+  context.on('request', (request) => {
+    if (foreign(request.url())) problems.push(`[${name}] third-party request: ${request.url()}`);
+  });
+
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      const failed = FAILED_RESOURCE.exec(text);
+      if (failed) {
+        const status = Number(failed[1]);
+        const where = message.location().url;
+        let path = where;
+        try {
+          const url = new URL(where);
+          if (url.origin === ownOrigin) path = url.pathname;
+        } catch {
+          // keep the raw location
+        }
+        if (allowances.some((a) => a.status(status) && a.path.test(path))) return;
+        problems.push(`[${name}] HTTP ${status} for ${where} (console: ${text})`);
+        return;
+      }
+      problems.push(`[${name}] console error: ${text} (${message.location().url})`);
+    });
+    page.on('pageerror', (error) => problems.push(`[${name}] uncaught page error: ${error.message}`));
+    page.on('websocket', (socket) => {
+      if (foreign(socket.url())) problems.push(`[${name}] third-party websocket: ${socket.url()}`);
+    });
+  };
+  context.on('page', watch);
+  const page = await context.newPage();
+
+  return {
+    name,
+    context,
+    page,
+    problems,
+    allowHttpError(status, path, why) {
+      allowances.push({ status: typeof status === 'number' ? (s) => s === status : status, path, why });
+    },
+    expectClean() {
+      expect(problems, `unexpected browser events:\n${problems.join('\n')}`).toEqual([]);
+    },
+    close: () => context.close(),
+  };
+}
+
+const ARTIFACTS_DIR = process.env.E2E_ARTIFACTS_DIR ?? join(tmpdir(), 'wbs-e2e-artifacts');
+
+/**
+ * Per journey file: one Chromium; actors opened with `actor()` inside a test live until the end of
+ * that test. After a failed test a full-page screenshot of each of its pages is saved (path printed)
+ * with the browser events recorded so far.
+ */
+export function useJourney(file: string) {
+  let browser: Browser | undefined;
+  let actors: Actor[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterEach(async (ctx) => {
+    const done = actors;
+    actors = [];
+    if (ctx.task.result?.state === 'fail') {
+      mkdirSync(ARTIFACTS_DIR, { recursive: true });
+      for (const a of done) {
+        for (const [i, p] of a.context.pages().entries()) {
+          const path = join(ARTIFACTS_DIR, `${file}-${a.name}-${i}-${Date.now()}.png`);
+          await p.screenshot({ path, fullPage: true }).catch(() => undefined);
+          console.error(`screenshot of ${a.name} (${p.url()}): ${path}`);
+        }
+        if (a.problems.length) console.error(a.problems.join('\n'));
+      }
+    }
+    for (const a of done) await a.close().catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    async actor(name: string, options?: Parameters<typeof openActor>[2]): Promise<Actor> {
+      if (!browser) throw new Error('the browser is not launched yet (call actor() inside a test)');
+      const a = await openActor(browser, name, options);
+      actors.push(a);
+      return a;
+    },
+  };
+}
+
+/** Signs in through /auth/login and waits until the app has left the login screen. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  const main = page.getByRole('main');
+  await main.getByLabel('Username').fill(username);
+  await main.getByLabel('Kata sandi', { exact: true }).fill(password);
+  await main.getByRole('button', { name: 'Masuk' }).click();
+  await page.waitForURL((url) => url.pathname !== '/auth/login');
+}
+
+/** A snackbar (a toast, role status, in the Notifikasi region) showing `text`. */
+export function snackbar(page: Page, text: string | RegExp) {
+  return page.getByRole('region', { name: 'Notifikasi' }).getByRole('status').filter({ hasText: text });
+}
+
+/** Today and an earlier day in Jakarta time, as YYYY-MM-DD (the case-list date filter). */
+export function jakartaDay(offsetDays = 0): string {
+  const ms = Date.now() + 7 * 3_600_000 - offsetDays * 86_400_000;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+// ---- Gateway API helpers (test set-up only; the journeys themselves go through the UI) ----------
+
+export type ApiSession = { cookie: string };
+
+/** Signs in through POST /api/v1/session and keeps the session cookie. */
+export async function apiSignIn(username: string, password: string): Promise<ApiSession> {
+  const reply = await fetch(`${baseUrl}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ownOrigin },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = await reply.text();
+  if (reply.status !== 200) throw new Error(`sign-in of ${username}: HTTP ${reply.status} ${body}`);
+  const cookie = reply.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((c) => c.startsWith('wbs_session='));
+  if (!cookie) throw new Error(`sign-in of ${username} set no wbs_session cookie: ${body}`);
+  return { cookie };
+}
+
+/** GET a JSON reply of /api/v1 (throws with the status and body otherwise). */
+export async function apiGet<T>(path: string, session?: ApiSession): Promise<T> {
+  const reply = await fetch(`${baseUrl}/api/v1${path}`, {
+    headers: { accept: 'application/json', ...(session ? { cookie: session.cookie } : {}) },
+  });
+  const body = await reply.text();
+  if (reply.status !== 200) throw new Error(`GET /api/v1${path}: HTTP ${reply.status} ${body}`);
+  return JSON.parse(body) as T;
+}
+
+export type CaseListItem = { id: number; number: string; companyId: number; status: { name: string } };
+
+/** The id of a case by its complete number, as seen by `session` (within the last 60 days). */
+export async function findCase(session: ApiSession, caseNumber: string): Promise<CaseListItem> {
+  const query = new URLSearchParams({
+    from: jakartaDay(60),
+    to: jakartaDay(0),
+    number: caseNumber,
+    page: '1',
+    pageSize: '10',
+  });
+  const list = await apiGet<{ items: CaseListItem[] }>(`/cases?${query}`, session);
+  const found = list.items.find((c) => c.number === caseNumber);
+  if (!found) throw new Error(`${caseNumber} is not in the case list: ${JSON.stringify(list)}`);
+  return found;
+}
+
+export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
+
+/**
+ * Files an anonymous guest report through POST /api/v1/cases (multipart, as the wizard sends it)
+ * and returns its number. Used where the report is the starting point, not the subject.
+ */
+export async function fileGuestReport(input: {
+  password: string;
+  evidence: UploadFile;
+  attachments?: UploadFile[];
+  what?: string;
+}): Promise<string> {
+  const form = new FormData();
+  const fields: Record<string, string> = {
+    anonymous: 'true',
+    reporterType: '1',
+    name: '',
+    department: '',
+    email: 'pelapor.e2e@example.com',
+    phone: '+6281234567890',
+    communicationTypes: '0,2',
+    communicationTime: 'Hari kerja 09.00-17.00',
+    categoryId: '',
+    what: input.what ?? 'Dugaan penerimaan hadiah dari rekanan pengadaan meter air.',
+    where: 'Kantor pusat',
+    when: 'Oktober 2026',
+    perpetrator: 'Inisial AB, Kepala Seksi',
+    directorate: 'Direktorat Umum',
+    division: 'Divisi Pengadaan',
+    how: 'Rekanan memberikan voucher belanja setelah kontrak ditandatangani.',
+    involved: '',
+    financialLoss: '',
+    occurredBefore: '',
+    reportedToBefore: '',
+    perpetratorResponse: '',
+    repeatReason: '',
+    identificationReason: '',
+    needsProtection: 'false',
+    protectionReason: '',
+    evidenceLink: '',
+    allegedlyInvolved: '[]',
+    password: input.password,
+    confirmPassword: input.password,
+  };
+  const categories = await apiGet<{ items: { id: number }[] }>('/case-categories');
+  const category = categories.items[0];
+  if (!category) throw new Error('no case category for guests');
+  fields.categoryId = String(category.id);
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const blob = (f: UploadFile) => new Blob([new Uint8Array(f.buffer)], { type: f.mimeType });
+  form.append('evidence', blob(input.evidence), input.evidence.name);
+  for (const f of input.attachments ?? []) form.append('attachments', blob(f), f.name);
+  const reply = await fetch(`${baseUrl}/api/v1/cases`, {
+    method: 'POST',
+    headers: { accept: 'application/json', origin: ownOrigin },
+    body: form,
+  });
+  const body = await reply.text();
+  if (reply.status !== 201) throw new Error(`POST /api/v1/cases: HTTP ${reply.status} ${body}`);
+  const caseNumber = (JSON.parse(body) as { caseNumber?: unknown }).caseNumber;
+  if (typeof caseNumber !== 'string' || !/^WBS-\d{8}$/.test(caseNumber)) {
+    throw new Error(`POST /api/v1/cases answered no complaint number: ${body}`);
+  }
+  return caseNumber;
+}
