@@ -1,12 +1,22 @@
 /**
- * Journey 4: staff of another company cannot reach a company-1 case. The case detail has no URL of
- * its own (it opens from the list, web/src/admin/CaseListPage.tsx), so in the UI the company-2
- * admin (`admin.pakuan`) filtering by the company-1 number finds nothing, while its own company's
- * report is found the same way. Through the API, with the browser's own session cookie, the
- * company-1 case, its attachment and its log form all answer 404 (as if they did not exist).
+ * Journey 4: staff of another company cannot reach a company-1 case. In the UI the company-2 admin
+ * (`admin.pakuan`) filtering by the company-1 number finds nothing, while its own company's report
+ * is found the same way; opening the company-1 case by its address (/admin/case/{id}) shows no detail
+ * and returns to the list with 'Data tidak ditemukan', while its own case opens that way. Through
+ * the API, with the browser's own session cookie, the company-1 case, its attachment and its log
+ * form all answer 404 (as if they did not exist).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, apiSignIn, type CaseListItem, findCase, jakartaDay, signIn, useJourney } from './support.ts';
+import {
+  apiGet,
+  apiSignIn,
+  type CaseListItem,
+  findCase,
+  jakartaDay,
+  signIn,
+  snackbar,
+  useJourney,
+} from './support.ts';
 
 const journey = useJourney('scope');
 
@@ -50,6 +60,29 @@ describe('another company cannot open a company-1 case', () => {
     await table.getByText('Data Tidak Ditemukan', { exact: true }).waitFor();
     expect(await table.getByText(OTHER_COMPANY_CASE).count()).toBe(0);
     expect(await table.getByRole('button', { name: 'Lihat' }).count()).toBe(0);
+    admin.expectClean();
+  });
+
+  it('opening the case by its address shows nothing of it', async () => {
+    const admin = await journey.actor('admin-pakuan-url');
+    const { page } = admin;
+    admin.allowHttpError(404, /^\/api\/v1\/cases\/\d+$/, "the other company's case, opened by URL");
+    await signIn(page, 'admin.pakuan', 'Perusahaan#2026!');
+    await page.waitForURL('**/admin/dashboard');
+
+    // Control: its own case opens by address, with a working Kembali.
+    await page.goto(`/admin/case/${own.id}`);
+    const heading = page.getByRole('heading', { name: /Detail Laporan/ });
+    await heading.waitFor();
+    await page.getByText(OWN_COMPANY_CASE).first().waitFor();
+    await page.getByRole('button', { name: 'Kembali' }).click();
+    await page.waitForURL(/\/admin\/case$/);
+
+    await page.goto(`/admin/case/${foreign.id}`);
+    await snackbar(page, 'Data tidak ditemukan').waitFor();
+    await page.waitForURL(/\/admin\/case$/);
+    expect(await heading.count()).toBe(0);
+    expect(await page.getByText(OTHER_COMPANY_CASE).count()).toBe(0);
     admin.expectClean();
   });
 

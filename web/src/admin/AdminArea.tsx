@@ -37,7 +37,7 @@ export default function AdminArea() {
   return (
     <AdminLayout user={user}>
       <Switch>
-        <Route path="/case">
+        <Route path="/case" nest>
           <CaseListPage user={user} />
         </Route>
         <Route path="/dashboard">

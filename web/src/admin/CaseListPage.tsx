@@ -15,6 +15,7 @@ import {
   can,
   DEFAULT_PAGE_SIZE,
   format,
+  isValidIsoDate,
   monthToDateRange,
   PAGE_SIZES,
   TEMPLATE_MESSAGES,
@@ -23,7 +24,7 @@ import {
 } from '@wbs/shared';
 import { useEffect, useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { download } from '../api/client.ts';
 import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User } from '../api/types.ts';
 import { subjectOf } from '../api/types.ts';
@@ -57,6 +58,24 @@ function saveDownload(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The case id of a nested location `/{id}` (the detail), or null on the list itself. */
+function caseIdIn(location: string): number | null {
+  const match = /^\/(\d{1,9})\/?$/.exec(location);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * The list's period: `from`/`to` of the address when valid (the dashboard's bars pass theirs),
+ * never later than today (spec §9); otherwise the start of this month to today.
+ */
+function rangeFromQuery(params: URLSearchParams): { from: string; to: string } {
+  const fallback = monthToDateRange();
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  if (!isValidIsoDate(from) || !isValidIsoDate(to) || from > to || to > fallback.to) return fallback;
+  return { from, to };
+}
+
 function queryOf(filters: Filters, page: number, pageSize: number, partnerUser: boolean): string {
   const params = new URLSearchParams();
   params.set('from', filters.from);
@@ -80,9 +99,8 @@ export function CaseListPage({ user }: { user: User }) {
   const search = useSearch();
   const initial = useMemo(() => {
     const params = new URLSearchParams(search);
-    const range = monthToDateRange();
     return {
-      ...range,
+      ...rangeFromQuery(params),
       number: '',
       categoryId: Number(params.get('category')) || 0,
       caseLineId: 0,
@@ -93,7 +111,13 @@ export function CaseListPage({ user }: { user: User }) {
   const [filters, setFilters] = useState<Filters>(initial);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [openId, setOpenId] = useState<number | null>(null);
+  // The open case is part of the address (/admin/case/{id}: the internal id, never the complaint
+  // number), so the browser's back button and a shared link work; this component stays mounted
+  // under the nested route, so the filters and the page survive the round trip.
+  const [location, navigate] = useLocation();
+  const openId = caseIdIn(location);
+  const listPath = (id?: number) =>
+    `~/admin/case${id === undefined ? '' : `/${id}`}${search ? `?${search}` : ''}`;
   const [logFor, setLogFor] = useState<{ id: number; detail: CaseDetail | null } | null>(null);
   const today = toIsoDate(new Date());
 
@@ -115,7 +139,8 @@ export function CaseListPage({ user }: { user: User }) {
   const statuses = useSWR<Items<CaseStatus>>('/case-statuses');
 
   const waitingForCompany = partnerUser && !filters.companyId;
-  const listKey = waitingForCompany ? null : `/cases?${queryOf(filters, page, pageSize, partnerUser)}`;
+  const listKey =
+    waitingForCompany || openId !== null ? null : `/cases?${queryOf(filters, page, pageSize, partnerUser)}`;
   const list = useSWR<Page<CaseListItem>>(listKey, { keepPreviousData: true });
   const totalPages = Math.max(1, Math.ceil((list.data?.total ?? 0) / pageSize));
 
@@ -145,7 +170,7 @@ export function CaseListPage({ user }: { user: User }) {
         id={openId}
         user={user}
         onBack={() => {
-          setOpenId(null);
+          navigate(listPath());
           void list.mutate();
         }}
       />
@@ -305,7 +330,7 @@ export function CaseListPage({ user }: { user: User }) {
                   </Table.Cell>
                   <Table.Cell>
                     <HStack gap="1">
-                      <Button size="xs" variant="outline" onClick={() => setOpenId(item.id)}>
+                      <Button size="xs" variant="outline" onClick={() => navigate(listPath(item.id))}>
                         Lihat
                       </Button>
                       {can(subject, 'case-logs:create') && (

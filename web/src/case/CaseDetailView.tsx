@@ -261,7 +261,7 @@ function CaseLogTable(props: { logs: CaseLog[]; masked: boolean; onDownload?: (l
             return (
               <Table.Row key={log.id || index}>
                 <Table.Cell whiteSpace="nowrap">{formatDateTime(log.createdAt)}</Table.Cell>
-                <Table.Cell>{log.statusName}</Table.Cell>
+                <Table.Cell>{log.statusName ?? '-'}</Table.Cell>
                 <Table.Cell>
                   {hidden ? (
                     <Stack gap="0">

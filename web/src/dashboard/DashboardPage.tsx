@@ -195,7 +195,7 @@ function ReportsPanel(props: {
   };
 
   const toCaseList = (filter: 'category' | 'status') => (row: { key: string }) => ({
-    href: caseListHref(filter, row.key),
+    href: caseListHref(filter, row.key, range),
   });
 
   const statusCard = (

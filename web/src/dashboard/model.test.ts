@@ -210,6 +210,19 @@ describe('links and queries', () => {
     expect(caseListHref('status', 4)).toBe('/admin/case?status=4');
   });
 
+  it('passes the chart period to the case list, stopping at today', () => {
+    const range = { from: '2026-11-01', to: '2026-11-30' };
+    expect(caseListHref('status', 4, range, '2026-11-23')).toBe(
+      '/admin/case?status=4&from=2026-11-01&to=2026-11-23',
+    );
+    expect(caseListHref('category', 7, { from: '2026-10-01', to: '2026-10-31' }, '2026-11-23')).toBe(
+      '/admin/case?category=7&from=2026-10-01&to=2026-10-31',
+    );
+    expect(caseListHref('status', 4, { from: '2026-12-01', to: '2026-12-31' }, '2026-11-23')).toBe(
+      '/admin/case?status=4',
+    );
+  });
+
   it('sends the range and a chosen company only', () => {
     const range = { from: '2026-05-01', to: '2026-05-31' };
     expect(dashboardQuery({ range })).toBe('?from=2026-05-01&to=2026-05-31');

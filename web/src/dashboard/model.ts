@@ -5,7 +5,7 @@
  */
 import type { DashboardCount, DashboardOpenCasesReply } from '@wbs/shared/api/dashboard';
 import { CHART_LABEL_MAX } from '@wbs/shared/constants';
-import { currentMonthRange, displayToIso, type IsoDate, isoToDisplay } from '@wbs/shared/dates';
+import { currentMonthRange, displayToIso, type IsoDate, isoToDisplay, toIsoDate } from '@wbs/shared/dates';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 
 export type DateRange = { from: IsoDate; to: IsoDate };
@@ -221,9 +221,23 @@ export function chartFileName(input: {
   return `${name}.png`;
 }
 
-/** Spec §2: a bar opens the case list filtered by its category or status. */
-export function caseListHref(filter: 'category' | 'status', id: number | string): string {
-  return `/admin/case?${filter}=${encodeURIComponent(String(id))}`;
+/**
+ * Spec §2: a bar opens the case list filtered by its category or status, over the chart's period so
+ * the list shows the cases the bar counted. The case list may not look past today (spec §9), so a
+ * period reaching into the future stops at today there; a period wholly in the future is not passed.
+ */
+export function caseListHref(
+  filter: 'category' | 'status',
+  id: number | string,
+  range?: DateRange,
+  today: string = toIsoDate(new Date()),
+): string {
+  const params = new URLSearchParams({ [filter]: String(id) });
+  if (range && range.from <= today) {
+    params.set('from', range.from);
+    params.set('to', range.to < today ? range.to : today);
+  }
+  return `/admin/case?${params.toString()}`;
 }
 
 /** The query string of a dashboard call; `companyId` only when one is chosen. */
