@@ -115,6 +115,7 @@ export const PROBLEM_MESSAGES = {
   trackingFailed: 'Nomor Pengaduan atau kata sandi tidak sesuai',
   forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
   idempotencyConflict: 'Permintaan yang sama sedang diproses',
+  uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
 } as const;

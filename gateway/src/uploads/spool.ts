@@ -221,7 +221,15 @@ export async function withSpooledUpload<T>(
   }
   const dir = await mkdtemp(join(tmpdir(), 'wbs-upload-'));
   try {
-    return await use(await receive(request, rule, dir));
+    const upload = await receive(request, rule, dir).catch((error: unknown) => {
+      // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
+      // is wrong with the gateway, so it is a refused request, not an internal error for ops.
+      if (request.raw.destroyed || request.raw.readableAborted) {
+        throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
+      }
+      throw error;
+    });
+    return await use(upload);
   } finally {
     // A failure while parts were still arriving leaves the rest of the body unread: discard it, so the
     // client gets the answer instead of a stalled upload.
