@@ -6,30 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { tinyPdf } from '../../legacy-sim/src/seed/files.ts';
 import type { UploadFile } from './support.ts';
 
-/** A one-page PDF (Helvetica text line), cross-reference offsets computed. */
+/** A one-page PDF with a line of text (legacy-sim's seed maker: valid, tiny, offsets computed). */
 export function makePdf(name: string, text: string): UploadFile {
-  const line = text.replace(/[()\\]/g, '');
-  const content = `BT /F1 14 Tf 40 100 Td (${line}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return { name, mimeType: 'application/pdf', buffer: Buffer.from(out, 'latin1') };
+  return { name, mimeType: 'application/pdf', buffer: tinyPdf(text) };
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -33,7 +33,8 @@ export const CASE_LOG_FILES = {
 /** Who files decides which fields apply (spec §6 "Filing a report"). */
 export type Filer = 'guest' | 'company' | 'partner';
 
-const QUESTION_KEYS = [
+/** The report's question fields of wizard step 2, in the spec's order (the category aside). */
+export const QUESTION_KEYS = [
   'what',
   'where',
   'when',

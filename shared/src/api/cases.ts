@@ -171,19 +171,10 @@ export const caseDetailInvolvedSchema = v.object({
   description: nullableString,
 });
 
-/** GET /cases/{id} and POST /tracking. */
+/** GET /cases/{id} and POST /tracking: the list row's fields, then the whole report. */
 export const caseDetailSchema = v.object({
-  id: v.number(),
-  number: v.string(),
-  createdAt: v.string(),
-  companyId: v.number(),
-  companyName: nullableString,
-  categoryId: nullableNumber,
-  categoryName: nullableString,
-  caseLineId: nullableNumber,
-  caseLineName: nullableString,
+  ...caseListItemSchema.entries,
   channelName: nullableString,
-  status: v.nullable(caseStatusSchema),
   reporter: caseReporterSchema,
   communication: v.object({ types: v.array(v.number()), time: nullableString }),
   report: caseReportSchema,

@@ -12,6 +12,7 @@ import {
   wizardStep2Schema,
   wizardStep3Schema,
 } from '@wbs/shared';
+import { QUESTION_KEYS } from '@wbs/shared/api/case-create';
 import { validate } from '../ui/validate.ts';
 
 export const STEP_TITLES = [
@@ -135,25 +136,7 @@ function step0Input(s: WizardState) {
       };
 }
 
-const STEP2_KEYS = [
-  'categoryId',
-  'what',
-  'where',
-  'when',
-  'perpetrator',
-  'directorate',
-  'division',
-  'how',
-  'involved',
-  'financialLoss',
-  'occurredBefore',
-  'reportedToBefore',
-  'perpetratorResponse',
-  'repeatReason',
-  'identificationReason',
-  'needsProtection',
-  'protectionReason',
-] as const;
+const STEP2_KEYS = ['categoryId', ...QUESTION_KEYS, 'needsProtection'] as const;
 
 /** The allegedly-involved rows: every row needs a name and a position (1-based row numbers). */
 export function involvedWarnings(rows: readonly InvolvedRow[]): string[] {
