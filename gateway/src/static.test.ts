@@ -30,6 +30,27 @@ describe('web app and docs', () => {
     expect(route.body).toContain('<title>WBS</title>');
   });
 
+  it('sends the app with a same-origin-only Content-Security-Policy', async () => {
+    for (const url of ['/', '/case/create']) {
+      const csp = String(
+        (await withSpa.app.inject({ method: 'GET', url })).headers['content-security-policy'],
+      );
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    }
+  });
+
+  it('answers 404 for a missing file instead of the app (no blank page from a stale asset)', async () => {
+    for (const url of ['/assets/index-old.js', '/missing.css']) {
+      const res = await withSpa.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('<title>WBS</title>');
+    }
+  });
+
   it('never falls back for API paths or non-GET requests', async () => {
     const api = await withSpa.app.inject({ method: 'GET', url: '/api/v1/nope' });
     expect(api.statusCode).toBe(404);
