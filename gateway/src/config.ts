@@ -82,10 +82,13 @@ const envSchema = v.object({
   TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
   TRACKING_WINDOW_SECONDS: intString('TRACKING_WINDOW_SECONDS', 900, 1, 86_400),
   TRACKING_FAILURE_FLOOR_MS: intString('TRACKING_FAILURE_FLOOR_MS', 1_000, 0, 30_000),
-  TRACKING_LIMIT_NAMESPACE: v.pipe(
-    v.optional(v.string(), 'tracking'),
-    v.transform((value) => value.trim() || 'tracking'),
-    v.regex(/^[\w:.-]{1,64}$/, 'TRACKING_LIMIT_NAMESPACE must be 1-64 letters, digits, _ : . -'),
+  SIGNIN_MAX_PER_USERNAME: intString('SIGNIN_MAX_PER_USERNAME', 10, 1, 1_000),
+  SIGNIN_MAX_PER_CLIENT: intString('SIGNIN_MAX_PER_CLIENT', 30, 1, 100_000),
+  SIGNIN_WINDOW_SECONDS: intString('SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
+  RATE_LIMIT_NAMESPACE: v.pipe(
+    v.optional(v.string(), 'limits'),
+    v.transform((value) => value.trim() || 'limits'),
+    v.regex(/^[\w:.-]{1,64}$/, 'RATE_LIMIT_NAMESPACE must be 1-64 letters, digits, _ : . -'),
   ),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
@@ -110,6 +113,10 @@ export type Config = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
   tracking: TrackingSettings;
+  /** Attempt limits of sign-in (per username) and forgot-password (per e-mail), and per client. */
+  signIn: { maxPerUsername: number; maxPerClient: number; windowSeconds: number };
+  /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
+  rateLimitNamespace: string;
 };
 
 export type TrackingSettings = {
@@ -118,8 +125,6 @@ export type TrackingSettings = {
   windowSeconds: number;
   /** Every failed lookup is answered no sooner than this (in multiples of it), so timing tells nothing. */
   failureFloorMs: number;
-  /** Key namespace of the attempt counters (below the Redis prefix `wbs:gw:`). */
-  namespace: string;
 };
 
 export class ConfigError extends Error {
@@ -162,7 +167,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerClient: e.TRACKING_MAX_PER_CLIENT,
       windowSeconds: e.TRACKING_WINDOW_SECONDS,
       failureFloorMs: e.TRACKING_FAILURE_FLOOR_MS,
-      namespace: e.TRACKING_LIMIT_NAMESPACE,
     },
+    signIn: {
+      maxPerUsername: e.SIGNIN_MAX_PER_USERNAME,
+      maxPerClient: e.SIGNIN_MAX_PER_CLIENT,
+      windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+    },
+    rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
   };
 }

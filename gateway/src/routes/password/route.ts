@@ -7,12 +7,22 @@ import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyChangePassword, legacyForgotPassword, legacyLogin } from '../../legacy/auth.ts';
 import { audit } from '../../logging.ts';
+import { attemptLimiter } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
 import { routeSchema } from '../../schema.ts';
 
 const tags = ['password'];
 
 export default async function passwordRoutes(app: FastifyInstance) {
+  // Each request may send a reset mail: limited per e-mail and per client, like sign-in.
+  const { maxPerUsername, maxPerClient, windowSeconds } = app.config.signIn;
+  const forgotAttempts = await attemptLimiter(app, {
+    name: 'password-forgot',
+    maxPerSubject: maxPerUsername,
+    maxPerClient,
+    windowSeconds,
+  });
+
   app.put<{ Body: v.InferOutput<typeof changePasswordRequest> }>(
     '/password',
     {
@@ -54,13 +64,16 @@ export default async function passwordRoutes(app: FastifyInstance) {
       config: { policy: 'public' },
       schema: routeSchema({
         summary: 'Lupa kata sandi',
-        description: 'The same reply whether or not the e-mail is registered.',
+        description:
+          'The same reply whether or not the e-mail is registered. Attempts are limited per e-mail and per ' +
+          'client (429 `rate-limited`).',
         tags,
         body: forgotPasswordRequest,
         response: { 200: messageReply },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
+      await forgotAttempts.consume(request, reply, request.body.email.trim().toLowerCase());
       try {
         await legacyForgotPassword(request, request.body.email);
       } catch (error) {

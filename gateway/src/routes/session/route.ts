@@ -5,12 +5,23 @@ import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyLogin, legacyLogout } from '../../legacy/auth.ts';
 import { audit } from '../../logging.ts';
+import { attemptLimiter } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
 import { routeSchema } from '../../schema.ts';
 
 const tags = ['session'];
 
 export default async function sessionRoutes(app: FastifyInstance) {
+  // Staff accounts can read reporters' identities, and the legacy locks no account: guessing a
+  // password is limited here, per username and per client.
+  const { maxPerUsername, maxPerClient, windowSeconds } = app.config.signIn;
+  const signInAttempts = await attemptLimiter(app, {
+    name: 'sign-in',
+    maxPerSubject: maxPerUsername,
+    maxPerClient,
+    windowSeconds,
+  });
+
   app.post<{ Body: v.InferOutput<typeof loginRequest> }>(
     '/session',
     {
@@ -19,7 +30,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
         summary: 'Masuk (sign in)',
         description:
           'Sets the httpOnly cookie `wbs_session`. With an initial password no session starts: the reply is ' +
-          '`{ passwordChangeRequired: true }` and a 10-minute cookie `wbs_pwchange` valid only for PUT /api/v1/password.',
+          '`{ passwordChangeRequired: true }` and a 10-minute cookie `wbs_pwchange` valid only for PUT /api/v1/password. ' +
+          'Attempts are limited per username and per client (429 `rate-limited` with `retry-after`).',
         tags,
         body: loginRequest,
         response: { 200: loginReply },
@@ -27,6 +39,12 @@ export default async function sessionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { username, password } = request.body;
+      try {
+        await signInAttempts.consume(request, reply, username.trim().toLowerCase());
+      } catch (error) {
+        audit(request, 'sign-in-failed', { reason: 'rate-limited' });
+        throw error;
+      }
       const login = await legacyLogin(request, username, password);
       const user = presentUser(login.user);
       // A previous session of whoever used this browser ends here.

@@ -148,7 +148,7 @@ describe.each([
 
   const env = (extra: Record<string, string>) => ({
     TRACKING_FAILURE_FLOOR_MS: '0',
-    TRACKING_LIMIT_NAMESPACE: namespace,
+    RATE_LIMIT_NAMESPACE: namespace,
     ...(redis ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {}),
     ...extra,
   });

@@ -15,9 +15,12 @@ import type { FastifyInstance } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
 import { type LegacyCase, legacyCaseSchema } from '../../legacy/case-schemas.ts';
 import { audit } from '../../logging.ts';
+import { attemptLimiter } from '../../policies/attempt-limits.ts';
 import { presentCaseDetail, TRACKER_AUDIENCE } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
-import { normaliseCaseNumber, trackingLimiter } from './limits.ts';
+
+/** The complaint number as the legacy matches it (case-insensitive, no surrounding spaces). */
+const normaliseCaseNumber = (value: string) => value.trim().toUpperCase();
 
 /** Legacy answers meaning "no case for this number and password" (its code 0, -1 or a 404). */
 const MISSES = new Set(['legacy-warning', 'legacy-error', 'not-found']);
@@ -39,7 +42,12 @@ const trackingFailed = () =>
 
 export default async function trackingRoutes(app: FastifyInstance) {
   const settings = app.config.tracking;
-  const limiter = await trackingLimiter(app, settings);
+  const limiter = await attemptLimiter(app, {
+    name: 'tracking',
+    maxPerSubject: settings.maxPerNumber,
+    maxPerClient: settings.maxPerClient,
+    windowSeconds: settings.windowSeconds,
+  });
 
   app.post<{ Body: TrackingRequest }>(
     '/tracking',
