@@ -1,11 +1,12 @@
 /**
  * Journey 1: a guest files an anonymous report through the four-step wizard (validation on every
- * Next, two attachments, case password), gets the complaint number (copy to clipboard, A4 PDF), and
+ * Next, two attachments, case password); a first try while the legacy is down fails and loses nothing
+ * of what was typed; the retry gets the complaint number (copy to clipboard, A4 PDF), and
  * then, on a phone, tracks the report with Pantau Laporan: a wrong password is refused, the right
  * one opens the case detail in View mode.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { makePdf, makePng, readPdf } from './files.ts';
 import { PHONE, snackbar, useJourney } from './support.ts';
 import {
@@ -18,6 +19,16 @@ import {
 } from './wizard.ts';
 
 const journey = useJourney('guest-report');
+
+/** legacy-sim's test knobs (the e2e system runs it with LEGACY_SIM_TEST_KNOBS=1). */
+async function setLegacyKnobs(knobs: { down?: boolean }): Promise<void> {
+  const res = await fetch(`${inject('simUrl')}/__sim/knobs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(knobs),
+  });
+  if (!res.ok) throw new Error(`legacy-sim knobs: HTTP ${res.status}`);
+}
 
 const stamp = Date.now().toString(36);
 const EVIDENCE = makePdf(`bukti-${stamp}.pdf`, `Bukti pendukung ${stamp}`);
@@ -86,11 +97,33 @@ describe('a guest files a report and tracks it', () => {
     await main.getByText(PHOTO.name).waitFor();
     await main.getByLabel('Kata sandi pengaduan', { exact: true }).fill(CASE_PASSWORD);
     await main.getByLabel('Konfirmasi kata sandi pengaduan', { exact: true }).fill(CASE_PASSWORD);
-    await main.getByRole('button', { name: 'Save', exact: true }).click();
 
-    const confirm = page.getByRole('alertdialog', { name: 'Simpan Pengaduan' });
-    await confirm.getByText('Anda yakin ingin menyimpan pengaduan ini ?', { exact: true }).waitFor();
-    await confirm.getByRole('button', { name: 'Simpan', exact: true }).click();
+    const save = async () => {
+      await main.getByRole('button', { name: 'Save', exact: true }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Simpan Pengaduan' });
+      await confirm.getByText('Anda yakin ingin menyimpan pengaduan ini ?', { exact: true }).waitFor();
+      await confirm.getByRole('button', { name: 'Simpan', exact: true }).click();
+    };
+
+    // A failed submission keeps everything the user typed: the legacy is down for the first try.
+    guest.allowHttpError(503, /^\/api\/v1\/cases$/, 'the first try while the legacy is down');
+    await setLegacyKnobs({ down: true });
+    try {
+      await save();
+      await snackbar(page, 'Layanan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi').waitFor();
+    } finally {
+      await setLegacyKnobs({});
+    }
+    await waitForStep(page, 3);
+    await main.getByText(EVIDENCE.name).waitFor();
+    await main.getByText(PHOTO.name).waitFor();
+    expect(await main.getByLabel('Kata sandi pengaduan', { exact: true }).inputValue()).toBe(CASE_PASSWORD);
+    await main.getByRole('button', { name: 'Previous', exact: true }).click();
+    await waitForStep(page, 2);
+    expect(await main.getByLabel(/^1\. /).inputValue()).toBe(REPORT_ANSWERS[1]);
+    await next(page);
+    await waitForStep(page, 3);
+    await save();
 
     const success = page.getByRole('alertdialog', { name: 'Pengaduan Berhasil Dibuat' });
     const numberButton = success.getByRole('button', { name: /^Nomor Pengaduan WBS-\d{8}/ });
