@@ -114,7 +114,7 @@ export type Config = {
   /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
   tracking: TrackingSettings;
   /** Attempt limits of sign-in (per username) and forgot-password (per e-mail), and per client. */
-  signIn: { maxPerUsername: number; maxPerClient: number; windowSeconds: number };
+  signIn: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
   /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
   rateLimitNamespace: string;
 };
@@ -169,7 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failureFloorMs: e.TRACKING_FAILURE_FLOOR_MS,
     },
     signIn: {
-      maxPerUsername: e.SIGNIN_MAX_PER_USERNAME,
+      maxPerSubject: e.SIGNIN_MAX_PER_USERNAME,
       maxPerClient: e.SIGNIN_MAX_PER_CLIENT,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },

@@ -15,13 +15,7 @@ const tags = ['password'];
 
 export default async function passwordRoutes(app: FastifyInstance) {
   // Each request may send a reset mail: limited per e-mail and per client, like sign-in.
-  const { maxPerUsername, maxPerClient, windowSeconds } = app.config.signIn;
-  const forgotAttempts = await attemptLimiter(app, {
-    name: 'password-forgot',
-    maxPerSubject: maxPerUsername,
-    maxPerClient,
-    windowSeconds,
-  });
+  const forgotAttempts = await attemptLimiter(app, { name: 'password-forgot', ...app.config.signIn });
 
   app.put<{ Body: v.InferOutput<typeof changePasswordRequest> }>(
     '/password',

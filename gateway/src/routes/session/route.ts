@@ -14,13 +14,7 @@ const tags = ['session'];
 export default async function sessionRoutes(app: FastifyInstance) {
   // Staff accounts can read reporters' identities, and the legacy locks no account: guessing a
   // password is limited here, per username and per client.
-  const { maxPerUsername, maxPerClient, windowSeconds } = app.config.signIn;
-  const signInAttempts = await attemptLimiter(app, {
-    name: 'sign-in',
-    maxPerSubject: maxPerUsername,
-    maxPerClient,
-    windowSeconds,
-  });
+  const signInAttempts = await attemptLimiter(app, { name: 'sign-in', ...app.config.signIn });
 
   app.post<{ Body: v.InferOutput<typeof loginRequest> }>(
     '/session',
