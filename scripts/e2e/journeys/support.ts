@@ -234,16 +234,17 @@ export type CaseListItem = { id: number; number: string; companyId: number; stat
 
 /** The id of a case by its complete number, as seen by `session` (within the last 60 days). */
 export async function findCase(session: ApiSession, caseNumber: string): Promise<CaseListItem> {
-  const query = new URLSearchParams({
-    from: jakartaDay(60),
-    to: jakartaDay(0),
-    number: caseNumber,
-    page: '1',
-    pageSize: '10',
+  const filters = { from: jakartaDay(60), to: jakartaDay(0), number: caseNumber, page: 1, pageSize: 10 };
+  const reply = await fetch(`${baseUrl}/api/v1/cases/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ownOrigin, cookie: session.cookie },
+    body: JSON.stringify(filters),
   });
-  const list = await apiGet<{ items: CaseListItem[] }>(`/cases?${query}`, session);
+  const body = await reply.text();
+  if (reply.status !== 200) throw new Error(`POST /api/v1/cases/search: HTTP ${reply.status} ${body}`);
+  const list = JSON.parse(body) as { items: CaseListItem[] };
   const found = list.items.find((c) => c.number === caseNumber);
-  if (!found) throw new Error(`${caseNumber} is not in the case list: ${JSON.stringify(list)}`);
+  if (!found) throw new Error(`${caseNumber} is not in the case list: ${body}`);
   return found;
 }
 

@@ -1,12 +1,12 @@
 /**
- * Cases and tracking (docs/api-contract.md, "Cases, tracking"): the case list query and page, the
+ * Cases and tracking (docs/api-contract.md, "Cases, tracking"): the case search and page, the
  * export filters, the ONE case detail shape (GET /cases/{id} and POST /tracking, the tracker's copy
  * masked by the gateway) and the tracking request.
  */
 import * as v from 'valibot';
 import { isValidIsoDate } from '../dates.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
-import { idString, listQuery, nullableNumber, nullableString, optionalIdQuery, pageOf } from './common.ts';
+import { idString, nullableNumber, nullableString, pageOf } from './common.ts';
 import { caseStatusSchema } from './reference.ts';
 
 /**
@@ -50,42 +50,53 @@ export const CASE_SORT_FIELDS = [
 export type CaseSortField = (typeof CASE_SORT_FIELDS)[number];
 const sortValues = CASE_SORT_FIELDS.flatMap((f) => [f, `-${f}`] as const);
 
+const optionalId = v.optional(v.pipe(v.number('Id tidak valid'), v.integer('Id tidak valid'), v.minValue(1)));
+const pageNumber = (max: number) =>
+  v.optional(
+    v.pipe(
+      v.number('Nomor halaman tidak valid'),
+      v.integer('Nomor halaman tidak valid'),
+      v.minValue(1, 'Nomor halaman tidak valid'),
+      v.maxValue(max, 'Nomor halaman tidak valid'),
+    ),
+  );
+
 /**
- * GET /cases query. `from`/`to` (YYYY-MM-DD) are required; `companyId` is required for partner users
- * (types 3, 5) and must be the caller's own company for company users.
+ * The filters of the case list and of its export. `from`/`to` (YYYY-MM-DD) are required;
+ * `companyId` is required for partner users (types 3, 5) and must be the caller's own company for
+ * company users.
  */
-export const caseListQuery = v.pipe(
+const caseFilterEntries = {
+  from: isoDate(M.dateFromRequired),
+  to: isoDate(M.dateToRequired),
+  number: numberFilter,
+  categoryId: optionalId,
+  caseLineId: optionalId,
+  statusId: optionalId,
+  companyId: optionalId,
+};
+
+/**
+ * POST /cases/search body: the filters, paging and sort. A body, not a query string, because the
+ * `number` filter is a complaint number, which must never appear in a URL (proxy and access logs,
+ * browser history).
+ */
+export const caseSearchRequest = v.pipe(
   v.object({
-    from: isoDate(M.dateFromRequired),
-    to: isoDate(M.dateToRequired),
-    number: numberFilter,
-    categoryId: optionalIdQuery,
-    caseLineId: optionalIdQuery,
-    statusId: optionalIdQuery,
-    companyId: optionalIdQuery,
-    page: listQuery.entries.page,
-    pageSize: listQuery.entries.pageSize,
-    search: listQuery.entries.search,
+    ...caseFilterEntries,
+    page: pageNumber(1_000_000),
+    pageSize: pageNumber(100),
+    search: v.optional(v.pipe(v.string(), v.maxLength(100))),
     sort: v.optional(v.picklist(sortValues, M.sortInvalid)),
   }),
   v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
 );
-export type CaseListQuery = v.InferOutput<typeof caseListQuery>;
-
-const optionalId = v.optional(v.pipe(v.number('Id tidak valid'), v.integer('Id tidak valid'), v.minValue(1)));
+export type CaseSearchRequest = v.InferOutput<typeof caseSearchRequest>;
 
 /** POST /cases/export body: the list filters without paging. */
 export const caseExportRequest = v.pipe(
-  v.object({
-    from: isoDate(M.dateFromRequired),
-    to: isoDate(M.dateToRequired),
-    number: numberFilter,
-    categoryId: optionalId,
-    caseLineId: optionalId,
-    statusId: optionalId,
-    companyId: optionalId,
-  }),
+  v.object(caseFilterEntries),
   v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
 );

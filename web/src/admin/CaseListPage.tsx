@@ -25,7 +25,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation, useSearch } from 'wouter';
-import { download } from '../api/client.ts';
+import { api, download } from '../api/client.ts';
 import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User } from '../api/types.ts';
 import { subjectOf } from '../api/types.ts';
 import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
@@ -76,20 +76,24 @@ function rangeFromQuery(params: URLSearchParams): { from: string; to: string } {
   return { from, to };
 }
 
-function queryOf(filters: Filters, page: number, pageSize: number, partnerUser: boolean): string {
-  const params = new URLSearchParams();
-  params.set('from', filters.from);
-  params.set('to', filters.to);
-  if (filters.number.trim()) params.set('number', filters.number.trim());
-  if (filters.categoryId) params.set('categoryId', String(filters.categoryId));
-  if (filters.caseLineId) params.set('caseLineId', String(filters.caseLineId));
-  if (filters.statusId) params.set('statusId', String(filters.statusId));
-  if (partnerUser && filters.companyId) params.set('companyId', String(filters.companyId));
-  params.set('page', String(page));
-  params.set('pageSize', String(pageSize));
-  params.set('sort', '-createdAt');
-  return params.toString();
+/** The body of POST /cases/search: filters, paging and sort (never a query string: see the route). */
+function searchOf(filters: Filters, page: number, pageSize: number, partnerUser: boolean) {
+  return {
+    from: filters.from,
+    to: filters.to,
+    number: filters.number.trim() || undefined,
+    categoryId: filters.categoryId || undefined,
+    caseLineId: filters.caseLineId || undefined,
+    statusId: filters.statusId || undefined,
+    companyId: partnerUser ? filters.companyId || undefined : undefined,
+    page,
+    pageSize,
+    sort: '-createdAt',
+  };
 }
+
+const searchCases = ([path, body]: readonly [string, ReturnType<typeof searchOf>]) =>
+  api<Page<CaseListItem>>(path, { method: 'POST', body });
 
 /** Laporan: the server-side case list with filters, paging, export, detail and Buat Catatan. */
 export function CaseListPage({ user }: { user: User }) {
@@ -140,22 +144,21 @@ export function CaseListPage({ user }: { user: User }) {
 
   const waitingForCompany = partnerUser && !filters.companyId;
   const listKey =
-    waitingForCompany || openId !== null ? null : `/cases?${queryOf(filters, page, pageSize, partnerUser)}`;
-  const list = useSWR<Page<CaseListItem>>(listKey, { keepPreviousData: true });
+    waitingForCompany || openId !== null
+      ? null
+      : (['/cases/search', searchOf(filters, page, pageSize, partnerUser)] as const);
+  const list = useSWR(listKey, searchCases, { keepPreviousData: true });
   const totalPages = Math.max(1, Math.ceil((list.data?.total ?? 0) / pageSize));
 
   const exportData = async () => {
     notify.info(UI_MESSAGES.exporting);
     try {
-      const body = {
-        from: filters.from,
-        to: filters.to,
-        number: filters.number.trim() || undefined,
-        categoryId: filters.categoryId || undefined,
-        caseLineId: filters.caseLineId || undefined,
-        statusId: filters.statusId || undefined,
-        companyId: partnerUser ? filters.companyId || undefined : undefined,
-      };
+      const {
+        page: _page,
+        pageSize: _size,
+        sort: _sort,
+        ...body
+      } = searchOf(filters, 1, pageSize, partnerUser);
       const { blob, fileName } = await download('/cases/export', { method: 'POST', body });
       const stamp = new Date().toLocaleString('sv-SE').replace(/:/g, '.');
       saveDownload(blob, fileName ?? `AllCases - ${stamp}.xlsx`);

@@ -1,5 +1,10 @@
-/** GET /cases: the server-side case list of the caller's scope, filtered and paged by the legacy. */
-import { type CaseListQuery, type CaseSortField, caseListQuery, caseListReply } from '@wbs/shared/api/cases';
+/** POST /cases/search: the server-side case list of the caller's scope, filtered and paged by the legacy. */
+import {
+  type CaseSearchRequest,
+  type CaseSortField,
+  caseListReply,
+  caseSearchRequest,
+} from '@wbs/shared/api/cases';
 import { toLegacyRange } from '@wbs/shared/dates';
 import type { FastifyInstance } from 'fastify';
 import { caseRowSchema } from '../../legacy/case-schemas.ts';
@@ -18,7 +23,7 @@ const LEGACY_COLUMNS: Record<CaseSortField, string> = {
   companyName: 'caseCompany',
 };
 
-type Filters = Pick<CaseListQuery, 'from' | 'to' | 'number' | 'categoryId' | 'caseLineId' | 'statusId'>;
+type Filters = Pick<CaseSearchRequest, 'from' | 'to' | 'number' | 'categoryId' | 'caseLineId' | 'statusId'>;
 
 /** The filters of the case tables and exports, as the legacy names them (absent = no filter). */
 export function legacyCaseFilters(f: Filters) {
@@ -31,7 +36,7 @@ export function legacyCaseFilters(f: Filters) {
   };
 }
 
-function legacyOrder(sort: CaseListQuery['sort']) {
+function legacyOrder(sort: CaseSearchRequest['sort']) {
   const value = sort ?? '-createdAt';
   const descending = value.startsWith('-');
   const field = (descending ? value.slice(1) : value) as CaseSortField;
@@ -39,22 +44,24 @@ function legacyOrder(sort: CaseListQuery['sort']) {
 }
 
 export function caseListRoutes(app: FastifyInstance, tags: string[]) {
-  app.get<{ Querystring: CaseListQuery }>(
-    '/cases',
+  app.post<{ Body: CaseSearchRequest }>(
+    '/cases/search',
     {
       config: { policy: 'cases:list' },
       schema: routeSchema({
         summary: 'Daftar laporan',
         description:
+          "The case list (the resource map's `GET cases`): a POST with the filters in the body, because the " +
+          '`number` filter is a complaint number, which must never appear in a URL (proxy and access logs). ' +
           'The table follows the session: company admin → the company, analyst → its line and new ' +
           'cases, partner users → one company of the partner (`companyId` required), pelapor → own cases.',
         tags,
-        querystring: caseListQuery,
+        body: caseSearchRequest,
         response: { 200: caseListReply },
       }),
     },
     async (request) => {
-      const q = request.query;
+      const q = request.body;
       const table = await caseTableOf(request, q.companyId);
       const p = paging(q);
       const result = await request.legacy.table({

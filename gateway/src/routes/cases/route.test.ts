@@ -20,23 +20,33 @@ const login = async (username: string) => {
 
 const FROM = '2020-01-01';
 const TO = latestIndonesianToday();
-const range = `from=${FROM}&to=${TO}`;
+const range = { from: FROM, to: TO };
 
 async function get(username: string, url: string) {
   return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: browser(await login(username)) });
 }
 
-async function list(username: string, query: string) {
-  const res = await get(username, `/cases?${range}&${query}`);
+/** POST /cases/search with exactly this body. */
+async function search(username: string, body: Record<string, unknown>) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/cases/search',
+    headers: browser(await login(username)),
+    payload: body,
+  });
+}
+
+async function list(username: string, filters: Record<string, unknown>) {
+  const res = await search(username, { ...range, ...filters });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { items: CaseListItem[]; total: number; page: number; pageSize: number };
 }
 
 /** Every row of the list, page by page (the legacy caps a page at 100). */
-async function everything(username: string, query = '') {
+async function everything(username: string, filters: Record<string, unknown> = {}) {
   const all: CaseListItem[] = [];
   for (let page = 1; ; page++) {
-    const reply = await list(username, `pageSize=100&page=${page}&${query}`);
+    const reply = await list(username, { pageSize: 100, page, ...filters });
     all.push(...reply.items);
     if (all.length >= reply.total || reply.items.length === 0) return all;
   }
@@ -81,9 +91,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('GET /cases (list by session scope)', () => {
+describe('POST /cases/search (list by session scope)', () => {
   it('company admin (type 2): only its company, with filters, paging and the newest first', async () => {
-    const first = await list('admin.kahuripan', 'pageSize=5&page=1&sort=-createdAt');
+    const first = await list('admin.kahuripan', { pageSize: 5, page: 1, sort: '-createdAt' });
     expect(first.page).toBe(1);
     expect(first.pageSize).toBe(5);
     expect(first.items).toHaveLength(5);
@@ -102,7 +112,7 @@ describe('GET /cases (list by session scope)', () => {
     expect(first.items[0]?.categoryId).toEqual(expect.any(Number));
     expect(first.items[0]?.categoryName).toEqual(expect.any(String));
 
-    const second = await list('admin.kahuripan', 'pageSize=5&page=2&sort=-createdAt');
+    const second = await list('admin.kahuripan', { pageSize: 5, page: 2, sort: '-createdAt' });
     expect(second.total).toBe(first.total);
     expect(second.items.map((i) => i.id)).not.toEqual(expect.arrayContaining(first.items.map((i) => i.id)));
 
@@ -110,21 +120,21 @@ describe('GET /cases (list by session scope)', () => {
     expect(all).toHaveLength(first.total);
     expect(new Set(all.map((i) => i.companyId))).toEqual(new Set([1]));
 
-    const byStatus = await list('admin.kahuripan', 'statusId=4&pageSize=100');
+    const byStatus = await list('admin.kahuripan', { statusId: 4, pageSize: 100 });
     expect(byStatus.total).toBe(all.filter((i) => i.status?.id === 4).length);
     for (const item of byStatus.items) expect(item.status?.id).toBe(4);
 
-    const byLine = await list('admin.kahuripan', 'caseLineId=3&pageSize=100');
+    const byLine = await list('admin.kahuripan', { caseLineId: 3, pageSize: 100 });
     expect(byLine.total).toBe(all.filter((i) => i.caseLineId === 3).length);
 
     const categoryId = all[0]?.categoryId;
-    const byCategory = await list('admin.kahuripan', `categoryId=${categoryId}&pageSize=100`);
+    const byCategory = await list('admin.kahuripan', { categoryId, pageSize: 100 });
     expect(byCategory.total).toBe(all.filter((i) => i.categoryId === categoryId).length);
 
-    const byNumber = await list('admin.kahuripan', 'number=WBS-10000002');
+    const byNumber = await list('admin.kahuripan', { number: 'WBS-10000002' });
     expect(byNumber.items.map((i) => i.number)).toEqual(['WBS-10000002']);
 
-    const oldestFirst = await list('admin.kahuripan', 'pageSize=3&sort=createdAt');
+    const oldestFirst = await list('admin.kahuripan', { pageSize: 3, sort: 'createdAt' });
     const oldest = [...all].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, 3);
     expect(oldestFirst.items.map((i) => i.id)).toEqual(oldest.map((i) => i.id));
   });
@@ -132,7 +142,7 @@ describe('GET /cases (list by session scope)', () => {
   it('the date range filters by creation day (both days inclusive)', async () => {
     const all = await everything('admin.kahuripan');
     const day = all[5]!.createdAt.slice(0, 10);
-    const res = await get('admin.kahuripan', `/cases?from=${day}&to=${day}&pageSize=100`);
+    const res = await search('admin.kahuripan', { from: day, to: day, pageSize: 100 });
     expect(res.statusCode).toBe(200);
     const expected = all.filter((i) => i.createdAt.startsWith(day)).map((i) => i.id);
     expect(
@@ -156,12 +166,12 @@ describe('GET /cases (list by session scope)', () => {
 
   it('partner users (types 3, 5): one company of their partner, which they must name', async () => {
     for (const username of ['holding', 'staff.holding']) {
-      const company2 = await everything(username, 'companyId=2');
+      const company2 = await everything(username, { companyId: 2 });
       expect(company2.length).toBeGreaterThan(0);
       expect(new Set(company2.map((i) => i.companyId))).toEqual(new Set([2]));
       expect(company2.map((i) => i.number)).toContain('WBS-10000003');
     }
-    const missing = await get('holding', `/cases?${range}`);
+    const missing = await search('holding', range);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual({ companyId: 'Silahkan Pilih Perusahaan' });
   });
@@ -178,36 +188,43 @@ describe('GET /cases (list by session scope)', () => {
   });
 
   it('a company user naming another company: 404 and an audit line', async () => {
-    const res = await get('admin.kahuripan', `/cases?${range}&companyId=2`);
+    const res = await search('admin.kahuripan', { ...range, companyId: 2 });
     expect(res.statusCode).toBe(404);
     expect(scopeDenials('company', 2).length).toBeGreaterThan(0);
   });
 
   it('validates the date range in Indonesian (to not after today, from not after to, both required)', async () => {
-    const future = await get('admin.kahuripan', `/cases?from=${FROM}&to=2999-01-01`);
+    const future = await search('admin.kahuripan', { from: FROM, to: '2999-01-01' });
     expect(future.statusCode).toBe(400);
     expect(future.json().errors).toEqual({ to: 'Tanggal tidak boleh melebihi hari ini' });
 
-    const reversed = await get('admin.kahuripan', `/cases?from=${TO}&to=2024-01-01`);
+    const reversed = await search('admin.kahuripan', { from: TO, to: '2024-01-01' });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().errors).toEqual({ from: 'Tanggal awal tidak boleh melebihi tanggal akhir' });
 
-    const none = await get('admin.kahuripan', '/cases');
+    const none = await search('admin.kahuripan', {});
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toEqual({ from: 'Tanggal awal wajib diisi', to: 'Tanggal akhir wajib diisi' });
 
-    const bad = await get('admin.kahuripan', `/cases?from=2024-02-30&to=${TO}&sort=-password`);
+    const bad = await search('admin.kahuripan', { from: '2024-02-30', to: TO, sort: '-password' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({ from: 'Tanggal tidak valid', sort: 'Urutan tidak valid' });
   });
 
   it('the administrator (type 1) has no case list', async () => {
     const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/cases?${range}`,
+      method: 'POST',
+      url: '/api/v1/cases/search',
       headers: browser(await signInAs(t.app, 1)),
+      payload: range,
     });
     expect(res.statusCode).toBe(403);
+  });
+
+  it('there is no list by URL: a complaint number never travels in a query string', async () => {
+    const res = await get('admin.kahuripan', `/cases?from=${FROM}&to=${TO}&number=WBS-10000002`);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('WBS-10000002');
   });
 });
 
@@ -462,7 +479,7 @@ describe('POST /cases/export', () => {
     );
     const rows = await rowsOf(res.rawPayload);
     expect(rows[0]).toEqual(expect.arrayContaining(['Nomor Laporan', 'Perusahaan', 'Status']));
-    const listed = await list('admin.kahuripan', 'statusId=4&pageSize=100');
+    const listed = await list('admin.kahuripan', { statusId: 4, pageSize: 100 });
     expect(rows.length - 1).toBe(listed.total);
     for (const row of rows.slice(1)) {
       expect(row[3]).toBe('Perumda Air Minum Tirta Kahuripan');
@@ -479,7 +496,7 @@ describe('POST /cases/export', () => {
     const partner = await exportAs('holding', { from: FROM, to: TO, companyId: 2 });
     expect(partner.statusCode).toBe(200);
     const partnerRows = (await rowsOf(partner.rawPayload)).slice(1);
-    expect(partnerRows.length).toBe((await list('holding', 'companyId=2')).total);
+    expect(partnerRows.length).toBe((await list('holding', { companyId: 2 })).total);
     for (const row of partnerRows) expect(row[3]).toBe('PDAM Tirta Pakuan');
 
     const missing = await exportAs('staff.holding', { from: FROM, to: TO });
@@ -489,7 +506,7 @@ describe('POST /cases/export', () => {
     const analyst = await exportAs('analis.direksi', { from: FROM, to: TO });
     expect(analyst.statusCode).toBe(200);
     const analystRows = (await rowsOf(analyst.rawPayload)).slice(1);
-    expect(analystRows.length).toBe((await list('analis.direksi', '')).total);
+    expect(analystRows.length).toBe((await list('analis.direksi', {})).total);
     for (const row of analystRows) expect(['', 'Jalur Direksi']).toContain(row[5]);
   });
 
@@ -543,7 +560,7 @@ describe('a company outside the partner', () => {
     expect(created.json().code, created.body).toBe(1);
     const caseId = created.json().data.caseId as number;
     try {
-      const listed = await get('holding', `/cases?${range}&companyId=${companyId}`);
+      const listed = await search('holding', { ...range, companyId });
       expect(listed.statusCode).toBe(404);
       expect(scopeDenials('company', companyId).length).toBeGreaterThan(0);
       const exported = await t.app.inject({
