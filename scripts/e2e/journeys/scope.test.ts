@@ -6,7 +6,9 @@
  * the API, with the browser's own session cookie, the company-1 case, its attachment and its log
  * form all answer 404 (as if they did not exist).
  */
+
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isoToDisplay } from '../../../shared/src/dates.ts';
 import {
   apiGet,
   apiSignIn,
@@ -50,7 +52,8 @@ describe('another company cannot open a company-1 case', () => {
     const filters = main.getByRole('group', { name: 'Filter laporan' });
     const table = main.getByRole('table', { name: 'Daftar laporan' });
     // The demo cases are a few days old: widen the date range past the start of the month.
-    await filters.getByLabel('Dari tanggal').fill(jakartaDay(60));
+    // Typed as the list shows dates, DD/MM/YYYY.
+    await filters.getByLabel('Dari tanggal', { exact: true }).fill(isoToDisplay(jakartaDay(60)));
 
     // Its own company's report is found by number…
     await filters.getByLabel('Nomor Laporan').fill(OWN_COMPANY_CASE);

@@ -14,7 +14,10 @@ import {
 import {
   can,
   DEFAULT_PAGE_SIZE,
+  displayToIso,
+  FIELD_MESSAGES,
   format,
+  isoToDisplay,
   isValidIsoDate,
   monthToDateRange,
   PAGE_SIZES,
@@ -31,6 +34,7 @@ import { subjectOf } from '../api/types.ts';
 import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, formatDateTime, normaliseCaseDetail } from '../case/detail.ts';
 import { rememberCompany, rememberedCompany } from '../dashboard/companyChoice.ts';
+import { DateField } from '../ui/DateField.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SelectInput } from '../ui/SelectInput.tsx';
@@ -56,6 +60,38 @@ function saveDownload(blob: Blob, name: string) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+type DateLimits = { min?: string | undefined; max: string; maxMessage: string };
+
+/** Why a typed DD/MM/YYYY filter date cannot apply; nothing while it is still being typed. */
+function filterDateError(text: string, limits: DateLimits): string | undefined {
+  if (text.length < 10) return undefined;
+  const iso = displayToIso(text);
+  if (!iso) return FIELD_MESSAGES.dateInvalid;
+  if (iso > limits.max) return limits.maxMessage;
+  if (limits.min && iso < limits.min) return FIELD_MESSAGES.dateRangeInvalid;
+  return undefined;
+}
+
+/** A date filter of the list, shown DD/MM/YYYY, applied as soon as a typed date is complete and allowed. */
+function FilterDate(props: DateLimits & { label: string; iso: string; onApply: (iso: string) => void }) {
+  const [text, setText] = useState(() => isoToDisplay(props.iso));
+  useEffect(() => setText(isoToDisplay(props.iso)), [props.iso]);
+  return (
+    <DateField
+      label={props.label}
+      value={text}
+      error={filterDateError(text, props)}
+      min={props.min}
+      max={props.max}
+      onChange={(display) => {
+        setText(display);
+        const iso = displayToIso(display);
+        if (iso && !filterDateError(display, props)) props.onApply(iso);
+      }}
+    />
+  );
 }
 
 /** The case id of a nested location `/{id}` (the detail), or null on the list itself. */
@@ -222,23 +258,21 @@ export function CaseListPage({ user }: { user: User }) {
         rounded="xl"
         borderWidth="1px"
       >
-        <FormField label="Dari tanggal">
-          <Input
-            type="date"
-            value={filters.from}
-            max={filters.to}
-            onChange={(e) => set({ from: e.target.value })}
-          />
-        </FormField>
-        <FormField label="Sampai tanggal">
-          <Input
-            type="date"
-            value={filters.to}
-            min={filters.from}
-            max={today}
-            onChange={(e) => set({ to: e.target.value > today ? today : e.target.value })}
-          />
-        </FormField>
+        <FilterDate
+          label="Dari tanggal"
+          iso={filters.from}
+          max={filters.to}
+          maxMessage={FIELD_MESSAGES.dateRangeInvalid}
+          onApply={(from) => set({ from })}
+        />
+        <FilterDate
+          label="Sampai tanggal"
+          iso={filters.to}
+          min={filters.from}
+          max={today}
+          maxMessage={FIELD_MESSAGES.dateAfterToday}
+          onApply={(to) => set({ to })}
+        />
         <FormField label="Nomor Laporan">
           <Input
             value={filters.number}

@@ -1,77 +1,12 @@
 /**
  * The Laporan tab's period filter (spec §2, §9): two DD/MM/YYYY fields, Terapkan applies them, Batal
- * returns to the period in force. A calendar button opens the browser's own date picker, whose
- * choice is written back as DD/MM/YYYY whatever the browser's locale.
+ * returns to the period in force.
  */
-import { Box, Button, Flex, HStack, IconButton, Input, SimpleGrid } from '@chakra-ui/react';
-import { displayToIso, isoToDisplay } from '@wbs/shared/dates';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { FormField } from '../ui/FormField.tsx';
-import { checkRange, type DateRange, draftOf, maskDateInput, type RangeDraft } from './model.ts';
+import { Box, Button, Flex, HStack, SimpleGrid } from '@chakra-ui/react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { DateField } from '../ui/DateField.tsx';
+import { checkRange, type DateRange, draftOf, type RangeDraft } from './model.ts';
 import { TEXTS } from './texts.ts';
-
-function CalendarIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor">
-      <rect x="3" y="5" width="18" height="16" rx="2" strokeWidth="2" />
-      <path d="M3 10h18M8 3v4M16 3v4" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-function DateField(props: {
-  label: string;
-  value: string;
-  error?: string;
-  onChange: (display: string) => void;
-}) {
-  const picker = useRef<HTMLInputElement>(null);
-  const openPicker = () => {
-    const input = picker.current;
-    if (!input) return;
-    try {
-      input.showPicker();
-    } catch {
-      // showPicker is refused without a user gesture or unsupported: typing stays possible
-    }
-  };
-  return (
-    <FormField label={props.label} error={props.error}>
-      <HStack gap="1" w="full" position="relative">
-        <Input
-          value={props.value}
-          placeholder={TEXTS.datePlaceholder}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={10}
-          onChange={(event) => props.onChange(maskDateInput(event.currentTarget.value))}
-        />
-        <IconButton variant="outline" aria-label={`${TEXTS.pickDate}: ${props.label}`} onClick={openPicker}>
-          <CalendarIcon />
-        </IconButton>
-        <input
-          ref={picker}
-          type="date"
-          tabIndex={-1}
-          aria-hidden="true"
-          value={displayToIso(props.value) ?? ''}
-          onChange={(event) => {
-            if (event.currentTarget.value) props.onChange(isoToDisplay(event.currentTarget.value));
-          }}
-          style={{
-            position: 'absolute',
-            right: 0,
-            bottom: 0,
-            width: 1,
-            height: 1,
-            opacity: 0,
-            pointerEvents: 'none',
-          }}
-        />
-      </HStack>
-    </FormField>
-  );
-}
 
 export function RangeFilter(props: {
   applied: DateRange;

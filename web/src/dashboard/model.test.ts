@@ -12,7 +12,6 @@ import {
   dashboardQuery,
   defaultRange,
   draftOf,
-  maskDateInput,
   openCasesChart,
   periodText,
   STATUS_COLORS,
@@ -150,14 +149,6 @@ describe('date range filter (spec §9)', () => {
       to: '31/05/2026',
     });
     expect(periodText({ from: '2026-05-01', to: '2026-05-31' })).toBe('Periode 01/05/2026 – 31/05/2026');
-  });
-
-  it('writes typed digits as DD/MM/YYYY', () => {
-    expect(maskDateInput('0')).toBe('0');
-    expect(maskDateInput('010')).toBe('01/0');
-    expect(maskDateInput('01052026')).toBe('01/05/2026');
-    expect(maskDateInput('01/05/20261')).toBe('01/05/2026');
-    expect(maskDateInput('ab01-05')).toBe('01/05');
   });
 
   it('accepts a valid range and refuses the rest with the gateway’s messages', () => {

@@ -165,14 +165,6 @@ export function defaultRange(today: Date = new Date()): DateRange {
   return currentMonthRange(today);
 }
 
-/** Keeps digits only and writes them as DD/MM/YYYY while the user types. */
-export function maskDateInput(raw: string): string {
-  const digits = raw.replace(/\D/g, '').slice(0, 8);
-  if (digits.length <= 2) return digits;
-  if (digits.length <= 4) return `${digits.slice(0, 2)}/${digits.slice(2)}`;
-  return `${digits.slice(0, 2)}/${digits.slice(2, 4)}/${digits.slice(4)}`;
-}
-
 export type RangeDraft = { from: string; to: string };
 export type RangeCheck =
   | { ok: true; range: DateRange }

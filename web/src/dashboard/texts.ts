@@ -17,8 +17,6 @@ export const TEXTS = {
   retry: 'Coba lagi',
   from: 'Dari tanggal',
   to: 'Sampai tanggal',
-  datePlaceholder: 'DD/MM/YYYY',
-  pickDate: 'Pilih tanggal dari kalender',
   apply: 'Terapkan',
   cancel: 'Batal',
   export: 'Ekspor',
