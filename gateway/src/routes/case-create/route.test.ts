@@ -424,6 +424,28 @@ describe('POST /cases by signed-in users', () => {
     expect(await legacyCaseCount(t.legacy.apiUrl, adminToken, 2)).toBe(count2 + 1);
   });
 
+  it('privileged staff (role 1) file through their own kind: type 4 to its company, type 5 to a partner company', async () => {
+    const analyst = await signIn(t.app, 'analis.direksi', 'Analis#2026!');
+    const count1 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 1);
+    const byAnalyst = await submit(
+      identifiedFields({ companyId: '2', password: '', confirmPassword: '' }),
+      [evidence()],
+      browser(analyst),
+    );
+    expect(byAnalyst.statusCode, byAnalyst.body).toBe(201);
+    expect(await legacyCaseCount(t.legacy.apiUrl, adminToken, 1)).toBe(count1 + 1);
+
+    const partnerStaff = await signIn(t.app, 'staff.holding', 'Staff#2026!');
+    const count2 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 2);
+    const byPartnerStaff = await submit(
+      identifiedFields({ companyId: '2', categoryId: '10', password: '', confirmPassword: '' }),
+      [evidence()],
+      browser(partnerStaff),
+    );
+    expect(byPartnerStaff.statusCode, byPartnerStaff.body).toBe(201);
+    expect(await legacyCaseCount(t.legacy.apiUrl, adminToken, 2)).toBe(count2 + 1);
+  });
+
   it('a partner must name a company', async () => {
     const cookie = await signInAs(t.app, 3);
     const res = await submit(identifiedFields(), [evidence()], browser(cookie));
@@ -435,6 +457,7 @@ describe('POST /cases by signed-in users', () => {
     ['type 1 (administrator)', 'admin', 'Admin#2026!'],
     ['type 6 (signed-in whistleblower)', 'pelapor', 'Pelapor#2026!'],
     ['type 4 without role 1', 'analis.spi', 'Analis#2026!'],
+    ['type 5 without role 1', 'staff.holding2', 'Staff#2026!'],
   ])('%s is refused with 403', async (_label, username, password) => {
     const cookie = await signIn(t.app, username, password);
     const res = await submit(identifiedFields(), [evidence()], browser(cookie));
