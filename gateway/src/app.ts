@@ -1,13 +1,12 @@
 /**
- * The gateway as one Fastify plugin: external plugins, then the app plugins (config, errors, legacy
- * client, redis, session, csrf, policy, logging), then the routes. `buildApp()` creates the Fastify instance
- * around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
+ * The gateway as one Fastify plugin: the app plugins in order (errors, multipart, session, logging,
+ * legacy client, redis, csrf, policy, OpenAPI, static files), then the routes. `buildApp()` creates
+ * the Fastify instance around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
  */
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ATTACHMENT_MAX_BYTES } from '@wbs/shared/constants';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
@@ -57,11 +56,8 @@ export const app = fp(
     });
 
     await app.register(errorsPlugin);
-    // Multipart bodies are read as streams by the upload routes (gateway/src/uploads), which set
-    // their own per-route limits; these are the defaults for anything else.
-    await app.register(multipart, {
-      limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 6, fields: 80, fieldSize: 64 * 1024, parts: 100 },
-    });
+    // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
+    await app.register(multipart);
     await app.register(sessionPlugin, { config });
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });

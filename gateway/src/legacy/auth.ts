@@ -6,6 +6,9 @@ import type { LegacyAuth } from './client.ts';
 import { seg } from './client.ts';
 import { ignored, type LegacyLogin, loginDataSchema } from './schemas.ts';
 
+const SIGN_IN_REFUSALS = new Set(['legacy-error', 'legacy-warning', 'unauthorized']);
+const WRONG_CREDENTIALS = 'Username atau kata sandi salah';
+
 /**
  * POST /JwtAuth/Login. A refusal (legacy code 0/-1, or HTTP 401) becomes 422 `legacy-error` with the
  * legacy's message, never 401: a 401 means "your session ended" to the web app.
@@ -26,22 +29,11 @@ export async function legacyLogin(
     });
     return data as LegacyLogin;
   } catch (error) {
-    if (
-      error instanceof ApiProblem &&
-      ['legacy-error', 'legacy-warning', 'unauthorized'].includes(error.type)
-    ) {
-      audit(request, 'sign-in-failed', { reason: error.type });
-      if (error.type === 'unauthorized') {
-        throw new ApiProblem('legacy-error', {
-          severity: 'error',
-          messages: ['Username atau kata sandi salah'],
-        });
-      }
-      if (error.type === 'legacy-warning') {
-        throw new ApiProblem('legacy-error', { ...error.extras, severity: 'error' });
-      }
-    }
-    throw error;
+    if (!(error instanceof ApiProblem) || !SIGN_IN_REFUSALS.has(error.type)) throw error;
+    audit(request, 'sign-in-failed', { reason: error.type });
+    // An HTTP 401 carries no text of its own; a code 0 or -1 carries the legacy's.
+    const extras = error.type === 'unauthorized' ? { messages: [WRONG_CREDENTIALS] } : error.extras;
+    throw new ApiProblem('legacy-error', { ...extras, severity: 'error' });
   }
 }
 

@@ -16,6 +16,7 @@
  * is down. The store holds the complaint number (that is its job), never any reporter field.
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -128,8 +129,6 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
   if (typeof value === 'string' && IDEMPOTENCY_KEY_PATTERN.test(value)) return value;
   throw new ApiProblem('validation', { errors: { 'Idempotency-Key': PROBLEM_MESSAGES.validation } });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `work` once per (namespace, key): the owner runs it and stores the reply; duplicates get the

@@ -17,8 +17,10 @@
  * photos are where location data hides, and a reporter can re-save a picture. A document the library
  * cannot process (encrypted or damaged PDF, odd zip) is forwarded unchanged with an ops log line:
  * such files often come from third parties and cannot be changed by the reporter, and refusing them
- * would lose the report; their type already passed the check. Work is bounded: at most `SCRUB_CONCURRENCY` files at once per process, one file in memory
- * at a time for PDFs, pixel-count limit for images, entry and size limits for Office zips.
+ * would lose the report; their type already passed the check.
+ *
+ * Work is bounded: at most `SCRUB_CONCURRENCY` files at once per process, one file in memory at a
+ * time for PDFs, a pixel-count limit for images, entry and size limits for Office zips.
  */
 import { createWriteStream } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -205,4 +207,14 @@ export async function scrubFile(file: SpooledFile, log: FastifyBaseLogger): Prom
   }
   const { size } = await stat(out);
   return { ...file, path: out, size };
+}
+
+/** Every file of an upload, scrubbed one after the other (the slots bound the whole process). */
+export async function scrubFiles(
+  files: readonly SpooledFile[],
+  log: FastifyBaseLogger,
+): Promise<SpooledFile[]> {
+  const scrubbed: SpooledFile[] = [];
+  for (const file of files) scrubbed.push(await scrubFile(file, log));
+  return scrubbed;
 }

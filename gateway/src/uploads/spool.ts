@@ -208,6 +208,19 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
 }
 
 /**
+ * The parsed text fields, or the one 400 `validation` problem that names every text and file
+ * problem of the upload together (so the form shows them all at once).
+ */
+export function validUpload<T>(
+  parsed: { ok: true; value: T } | { ok: false; errors: Record<string, string> },
+  upload: Upload,
+): T {
+  const errors = { ...(parsed.ok ? {} : parsed.errors), ...upload.fileErrors };
+  if (!parsed.ok || Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
+  return parsed.value;
+}
+
+/**
  * Receives the multipart request into a fresh private spool, runs `use` with it and always removes
  * the spool afterwards (success, refusal or crash alike).
  */

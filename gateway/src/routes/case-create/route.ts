@@ -29,8 +29,8 @@ import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { routeSchema } from '../../schema.ts';
 import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
-import { scrubFile } from '../../uploads/scrub.ts';
-import { type SpooledFile, withSpooledUpload } from '../../uploads/spool.ts';
+import { scrubFiles } from '../../uploads/scrub.ts';
+import { type SpooledFile, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 
 const LEGACY_PATHS: Record<Filer, string> = {
   guest: '/WBSCase/Whistleblower',
@@ -144,10 +144,7 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
       const key = idempotencyKeyOf(request);
       const filer = filerOf(request);
       const result = await withSpooledUpload(request, CASE_CREATE_FILES, async (upload) => {
-        const parsed = parseCaseCreateFields(upload.fields, filer);
-        const errors = { ...(parsed.ok ? {} : parsed.errors), ...upload.fileErrors };
-        if (!parsed.ok || Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
-        const input = parsed.value;
+        const input = validUpload(parseCaseCreateFields(upload.fields, filer), upload);
         const companyId = await targetCompany(request, filer, input);
         const categories = await legacyCategories(request, companyId);
         if (!categories.some((c) => c.caseCategoryId === input.categoryId)) {
@@ -164,8 +161,7 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
           request,
           { scope: 'case', namespace, key, fingerprint },
           async () => {
-            const scrubbed: SpooledFile[] = [];
-            for (const file of upload.files) scrubbed.push(await scrubFile(file, request.log));
+            const scrubbed = await scrubFiles(upload.files, request.log);
             const { data, messages } = await postLegacyMultipart(request, {
               name: `WBSCase.create.${filer}`,
               path: LEGACY_PATHS[filer],

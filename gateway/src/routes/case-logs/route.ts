@@ -22,10 +22,11 @@ import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { caseStatusSchema, ignored } from '../../legacy/schemas.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { presentCaseStatus } from '../../presenters/reference.ts';
 import { routeSchema } from '../../schema.ts';
 import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
-import { scrubFile } from '../../uploads/scrub.ts';
-import { withSpooledUpload } from '../../uploads/spool.ts';
+import { scrubFiles } from '../../uploads/scrub.ts';
+import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 
 type Params = v.InferOutput<typeof idParams>;
 
@@ -36,12 +37,7 @@ async function statusChoices(request: FastifyRequest, currentStatusId: number) {
     path: '/CaseStatus',
     data: v.array(caseStatusSchema),
   });
-  const statuses = data.map((s) => ({
-    id: s.caseStatusId,
-    name: s.caseStatusName,
-    order: s.caseStatusOrder,
-  }));
-  return new Set(nextStatusChoices(statuses, currentStatusId).map((s) => s.id));
+  return new Set(nextStatusChoices(data.map(presentCaseStatus), currentStatusId).map((s) => s.id));
 }
 
 /** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
@@ -79,10 +75,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
         if (companyStaff && (fields.caseLineId ?? '').trim() === '' && fixedLine !== null) {
           fields.caseLineId = String(fixedLine);
         }
-        const parsed = parseCaseLogFields(fields, needsLine);
-        const errors = { ...(parsed.ok ? {} : parsed.errors), ...upload.fileErrors };
-        if (!parsed.ok || Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
-        const input = parsed.value;
+        const input = validUpload(parseCaseLogFields(fields, needsLine), upload);
         if (!(await statusChoices(request, currentStatusId)).has(input.statusId)) {
           throw new ApiProblem('validation', { errors: { statusId: FIELD_MESSAGES.statusInvalid } });
         }
@@ -90,9 +83,10 @@ export default async function caseLogRoutes(app: FastifyInstance) {
         if (companyStaff && lineId !== null && lineId !== fixedLine) {
           throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
         }
-        const files = [];
-        for (const file of upload.files)
-          files.push({ field: 'Attachment', file: await scrubFile(file, request.log) });
+        const files = (await scrubFiles(upload.files, request.log)).map((file) => ({
+          field: 'Attachment',
+          file,
+        }));
         const { messages } = await postLegacyMultipart(request, {
           name: 'WBSCase.caseLog',
           path: '/WBSCase/CaseLog',
