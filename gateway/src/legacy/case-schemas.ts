@@ -87,24 +87,14 @@ export const allegedlyInvolvedSchema = v.object({
 const listOf = <T extends v.GenericSchema>(item: T) => v.optional(v.nullable(v.array(item)), null);
 
 /**
- * The full case: `GET /WBSCase/company/{companyId}/{caseId}`, `GET /WBSCase/partner/{caseId}` and
+ * The full case (the table row's fields and the whole report): `GET /WBSCase/company/{companyId}/{caseId}`, `GET /WBSCase/partner/{caseId}` and
  * `POST /WBSCase/Whistleblower/byNumber`. Nothing in it is masked by the legacy.
  */
 export const legacyCaseSchema = v.object({
-  caseId: num,
-  caseNumber: v.string(),
+  ...caseRowSchema.entries,
   caseTitle: optStr,
-  caseCreated: v.string(),
-  caseCompanyId: num,
-  caseCompany: nested('companyName'),
-  caseCaseCategoryId: optNum,
-  caseCaseCategory: nested('caseCategoryName'),
-  caseCaseLineId: optNum,
-  caseCaseLine: nested('caseLineName'),
   caseChannelId: optNum,
   caseChannel: nested('channelName'),
-  caseCaseStatusId: optNum,
-  caseCaseStatus: legacyStatus,
   caseWhistleblowerId: optNum,
   caseWhistleblower: nested('whistleblowerFullName'),
   caseWhistleblowerName: optStr,

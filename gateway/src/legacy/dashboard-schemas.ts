@@ -15,15 +15,10 @@ const count = v.pipe(
   v.transform((value) => value ?? 0),
 );
 
-/** `PartnerDashboard/Summary`: one row per company of the partner. */
-export const partnerSummaryRowSchema = v.object({
-  companyId: num,
-  companyName: name,
-  totalCase: count,
-});
-export type LegacyPartnerSummaryRow = v.InferOutput<typeof partnerSummaryRowSchema>;
-
-/** `CompanyDashboard/Summary`: the company and its number of cases in the range. */
+/**
+ * A company and its number of cases in the range: `CompanyDashboard/Summary` answers one,
+ * `PartnerDashboard/Summary` one per company of the partner.
+ */
 export const companySummarySchema = v.object({
   companyId: num,
   companyName: name,
@@ -75,7 +70,7 @@ const list = <T extends v.GenericSchema>(row: T) =>
     v.transform((rows) => rows ?? []),
   );
 
-export const partnerSummarySchema = list(partnerSummaryRowSchema);
+export const partnerSummarySchema = list(companySummarySchema);
 export const statusSummarySchema = list(statusSummaryRowSchema);
 export const categorySummarySchema = list(categorySummaryRowSchema);
 export const openCasesSchema = list(openCasesRowSchema);

@@ -106,6 +106,32 @@ export async function assertCompanyInScope(request: FastifyRequest, companyId: n
 }
 
 /**
+ * The one company a case list, export or dashboard call acts on: partner users (types 3, 5) must
+ * name one of their partner's companies (400 when missing, 404 + audit when not theirs); company
+ * users (types 2, 4) and the signed-in whistleblower get their own, and naming another is a 404.
+ */
+export async function companyInScope(
+  request: FastifyRequest,
+  requested: number | undefined,
+): Promise<number> {
+  const scope = scopeOf(request);
+  if (scope.kind === 'partner') {
+    if (requested === undefined) {
+      throw new ApiProblem('validation', { errors: { companyId: UI_MESSAGES.choosePartnerCompany } });
+    }
+    await assertCompanyInScope(request, requested);
+    return requested;
+  }
+  if (scope.kind === 'company' || scope.kind === 'whistleblower') {
+    if (requested !== undefined && requested !== scope.companyId) {
+      throw outOfScope(request, 'company', requested);
+    }
+    return scope.companyId;
+  }
+  throw outOfScope(request, 'company', requested ?? null);
+}
+
+/**
  * The company whose reference data (categories, groups) a caller reads: guests always the guest
  * company, company users their own, partner users one of theirs (required), the administrator any.
  */

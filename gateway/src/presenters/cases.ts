@@ -105,17 +105,8 @@ export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): Case
     identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
   const logs = (c.caselogs ?? []).map(presentLog);
   return {
-    id: c.caseId,
-    number: c.caseNumber,
-    createdAt: c.caseCreated,
-    companyId: c.caseCompanyId,
-    companyName: text(c.caseCompany?.companyName ?? null),
-    categoryId: ref(c.caseCaseCategoryId),
-    categoryName: text(c.caseCaseCategory?.caseCategoryName ?? null),
-    caseLineId: ref(c.caseCaseLineId),
-    caseLineName: text(c.caseCaseLine?.caseLineName ?? null),
+    ...presentCaseRow(c),
     channelName: text(c.caseChannel?.channelName ?? null),
-    status: presentStatus(c.caseCaseStatusId, c.caseCaseStatus),
     reporter: {
       anonymous,
       type: ref(c.caseWhistleblowerType),

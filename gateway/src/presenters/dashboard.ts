@@ -6,8 +6,8 @@ import type {
 } from '@wbs/shared/api/dashboard';
 import type {
   LegacyCategorySummaryRow,
+  LegacyCompanySummary,
   LegacyOpenCasesRow,
-  LegacyPartnerSummaryRow,
   LegacyStatusSummaryRow,
 } from '../legacy/dashboard-schemas.ts';
 
@@ -15,7 +15,7 @@ type Range = { from: string; to: string };
 
 const sum = (items: readonly { total: number }[]) => items.reduce((acc, item) => acc + item.total, 0);
 
-export function presentCompanyCount(row: LegacyPartnerSummaryRow): DashboardCount {
+export function presentCompanyCount(row: LegacyCompanySummary): DashboardCount {
   return { id: row.companyId, name: row.companyName, total: row.totalCase };
 }
 
@@ -27,14 +27,14 @@ export function presentCategoryCount(row: LegacyCategorySummaryRow): DashboardCo
   return { id: row.caseCategoryId, name: row.caseCategoryName, total: row.totalCase };
 }
 
-export function presentCompanies(range: Range, rows: readonly LegacyPartnerSummaryRow[]) {
+export function presentCompanies(range: Range, rows: readonly LegacyCompanySummary[]) {
   const items = rows.map(presentCompanyCount);
   return { ...range, total: sum(items), items };
 }
 
 export function presentSummary(input: {
   range: Range;
-  company: { companyId: number; companyName: string; totalCase: number };
+  company: LegacyCompanySummary;
   statuses: readonly LegacyStatusSummaryRow[];
   categories: readonly LegacyCategorySummaryRow[];
 }): DashboardSummaryReply {

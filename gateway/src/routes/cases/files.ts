@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { type RouteSchemaInput, routeSchema } from '../../schema.ts';
+import { cleanFileName } from '../../uploads/policy.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 const FALLBACK_TYPE = 'application/octet-stream';
@@ -20,11 +21,9 @@ export function safeContentType(header: string | string[] | undefined): string {
   return charset ? `${type.toLowerCase()}; ${charset.toLowerCase()}` : type.toLowerCase();
 }
 
-/** A file name without path parts or control characters (kept Unicode). */
+/** The upload policy's cleaning (last path segment, no control characters, 200 at most), or `fallback`. */
 function cleanName(name: string, fallback: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const printable = [...base].filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f).join('');
-  const cleaned = printable.trim().slice(0, 200);
+  const cleaned = cleanFileName(name);
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? fallback : cleaned;
 }
 

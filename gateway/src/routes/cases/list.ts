@@ -11,7 +11,7 @@ import { caseRowSchema } from '../../legacy/case-schemas.ts';
 import { pageReply, paging } from '../../legacy/table.ts';
 import { presentCaseRow } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
-import { caseTableOf } from './scope.ts';
+import { caseEndpointsOf } from './scope.ts';
 
 /** Our sort keys → the legacy case-table column names. */
 const LEGACY_COLUMNS: Record<CaseSortField, string> = {
@@ -62,7 +62,7 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
     },
     async (request) => {
       const q = request.body;
-      const table = await caseTableOf(request, q.companyId);
+      const { companyId, table } = await caseEndpointsOf(request, q.companyId);
       const p = paging(q);
       const result = await request.legacy.table({
         name: table.name,
@@ -79,14 +79,14 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
         row: caseRowSchema,
       });
       // A second fence: the legacy chose the rows by our path, but a row of another company never leaves.
-      const foreign = result.rows.filter((row) => row.caseCompanyId !== table.companyId).length;
+      const foreign = result.rows.filter((row) => row.caseCompanyId !== companyId).length;
       if (foreign > 0) {
         request.log.error(
           { legacyCall: table.name, foreignRows: foreign },
           'legacy listed cases outside the scope',
         );
       }
-      const rows = result.rows.filter((row) => row.caseCompanyId === table.companyId);
+      const rows = result.rows.filter((row) => row.caseCompanyId === companyId);
       return pageReply(p, { ...result, rows }, presentCaseRow);
     },
   );

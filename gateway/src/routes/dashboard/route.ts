@@ -17,8 +17,8 @@ import {
   dashboardSummaryReply,
 } from '@wbs/shared/api/dashboard';
 import { toLegacyRange } from '@wbs/shared/dates';
-import { UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import {
   categorySummarySchema,
@@ -27,7 +27,7 @@ import {
   partnerSummarySchema,
   statusSummarySchema,
 } from '../../legacy/dashboard-schemas.ts';
-import { assertCompanyInScope, outOfScope, scopeOf } from '../../policies/scope.ts';
+import { companyInScope, outOfScope, scopeOf } from '../../policies/scope.ts';
 import { presentCompanies, presentOpenCases, presentSummary } from '../../presenters/dashboard.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -46,22 +46,17 @@ function partnerOf(request: FastifyRequest): number {
   return scope.partnerId;
 }
 
-/** The company whose dashboard the caller reads (see the module comment). */
+/** The company whose dashboard the caller reads, and which legacy endpoint family answers for it. */
 async function targetOf(request: FastifyRequest, requested: number | undefined): Promise<Target> {
+  const companyId = await companyInScope(request, requested);
   const scope = scopeOf(request);
-  if (scope.kind === 'company') {
-    if (requested !== undefined && requested !== scope.companyId) {
-      throw outOfScope(request, 'company', requested);
-    }
-    return { kind: 'company', companyId: scope.companyId };
-  }
-  if (scope.kind !== 'partner') throw outOfScope(request, 'company', requested ?? null);
-  if (requested === undefined) {
-    throw new ApiProblem('validation', { errors: { companyId: UI_MESSAGES.choosePartnerCompany } });
-  }
-  await assertCompanyInScope(request, requested);
-  return { kind: 'partner', partnerId: scope.partnerId, companyId: requested };
+  return scope.kind === 'partner'
+    ? { kind: 'partner', partnerId: scope.partnerId, companyId }
+    : { kind: 'company', companyId };
 }
+
+/** Company users are answered from the company endpoints, partner users from the partner ones. */
+const familyOf = (target: Target) => (target.kind === 'company' ? 'CompanyDashboard' : 'PartnerDashboard');
 
 export default async function dashboardRoutes(app: FastifyInstance) {
   app.get<{ Querystring: DashboardRangeQuery }>(
@@ -82,7 +77,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       const partnerId = partnerOf(request);
       const { from, to } = request.query;
       const { data } = await request.legacy.call({
-        name: 'PartnerDashboard.summary',
+        name: 'PartnerDashboard.Summary',
         method: 'GET',
         path: '/PartnerDashboard/Summary',
         query: { partnerId, companyId: 0, DatePeriodRange: toLegacyRange(from, to) },
@@ -110,68 +105,31 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     async (request) => {
       const { from, to, companyId } = request.query;
       const target = await targetOf(request, companyId);
-      const range = { from, to };
       const DatePeriodRange = toLegacyRange(from, to);
-      if (target.kind === 'company') {
-        const query = { companyId: target.companyId, DatePeriodRange };
-        const [company, statuses, categories] = await Promise.all([
-          request.legacy.call({
-            name: 'CompanyDashboard.summary',
-            method: 'GET',
-            path: '/CompanyDashboard/Summary',
-            query,
-            data: companySummarySchema,
-          }),
-          request.legacy.call({
-            name: 'CompanyDashboard.summaryStatus',
-            method: 'GET',
-            path: '/CompanyDashboard/SummaryStatus',
-            query,
-            data: statusSummarySchema,
-          }),
-          request.legacy.call({
-            name: 'CompanyDashboard.summaryCategory',
-            method: 'GET',
-            path: '/CompanyDashboard/SummaryCategory',
-            query,
-            data: categorySummarySchema,
-          }),
-        ]);
-        return presentSummary({
-          range,
-          company: company.data,
-          statuses: statuses.data,
-          categories: categories.data,
-        });
-      }
-      const query = { partnerId: target.partnerId, companyId: target.companyId, DatePeriodRange };
-      const [companies, statuses, categories] = await Promise.all([
-        request.legacy.call({
-          name: 'PartnerDashboard.summary',
-          method: 'GET',
-          path: '/PartnerDashboard/Summary',
-          query,
-          data: partnerSummarySchema,
-        }),
-        request.legacy.call({
-          name: 'PartnerDashboard.summaryStatus',
-          method: 'GET',
-          path: '/PartnerDashboard/SummaryStatus',
-          query,
-          data: statusSummarySchema,
-        }),
-        request.legacy.call({
-          name: 'PartnerDashboard.summaryCategory',
-          method: 'GET',
-          path: '/PartnerDashboard/SummaryCategory',
-          query,
-          data: categorySummarySchema,
-        }),
+      const family = familyOf(target);
+      const query =
+        target.kind === 'company'
+          ? { companyId: target.companyId, DatePeriodRange }
+          : { partnerId: target.partnerId, companyId: target.companyId, DatePeriodRange };
+      const summary = <T>(call: string, data: v.GenericSchema<unknown, T>) =>
+        request.legacy
+          .call({ name: `${family}.${call}`, method: 'GET', path: `/${family}/${call}`, query, data })
+          .then((reply) => reply.data);
+      // The company's own summary: one row of the company family, its row of the partner's list.
+      const ownRow =
+        target.kind === 'company'
+          ? summary('Summary', companySummarySchema)
+          : summary('Summary', partnerSummarySchema).then((rows) =>
+              rows.find((row) => row.companyId === target.companyId),
+            );
+      const [company, statuses, categories] = await Promise.all([
+        ownRow,
+        summary('SummaryStatus', statusSummarySchema),
+        summary('SummaryCategory', categorySummarySchema),
       ]);
-      const company = companies.data.find((row) => row.companyId === target.companyId);
       // In scope (checked above) yet unknown to the partner summary: the legacy no longer has it.
       if (!company) throw new ApiProblem('not-found');
-      return presentSummary({ range, company, statuses: statuses.data, categories: categories.data });
+      return presentSummary({ range: { from, to }, company, statuses, categories });
     },
   );
 
@@ -191,10 +149,10 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const target = await targetOf(request, request.query.companyId);
-      const family = target.kind === 'company' ? 'CompanyDashboard' : 'PartnerDashboard';
+      const family = familyOf(target);
       // The legacy open-case calls take only companyId (spec section 7).
       const { data } = await request.legacy.call({
-        name: `${family}.summaryOpenCases`,
+        name: `${family}.SummaryOpenCases`,
         method: 'GET',
         path: `/${family}/SummaryOpenCases`,
         query: { companyId: target.companyId },
