@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { FIELD_LIMITS } from './constants.ts';
-import { FIELD_MESSAGES as M } from './messages.ts';
+import { format, FIELD_MESSAGES as M, TEMPLATE_MESSAGES as T } from './messages.ts';
 
 // A missing key is validated as an empty value, so it gets the field's own "wajib diisi" message.
 const text = (requiredMessage: string) =>
@@ -245,6 +245,28 @@ export const allegedlyInvolvedSchema = v.object({
   description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(FIELD_LIMITS.answer)), ''),
 });
 export type AllegedlyInvolved = v.InferOutput<typeof allegedlyInvolvedSchema>;
+
+export type InvolvedRowProblem = { index: number; field: 'name' | 'position'; message: string };
+
+/**
+ * Spec §5: on submit every allegedly-involved row needs a name and a position, each problem worded
+ * with its 1-based row number. The wizard shows them as warnings, the gateway as field errors.
+ */
+export function involvedRowProblems(
+  rows: readonly { name: string; position: string }[],
+): InvolvedRowProblem[] {
+  return rows.flatMap((row, index) => {
+    const n = index + 1;
+    const problems: InvolvedRowProblem[] = [];
+    if (!row.name.trim()) {
+      problems.push({ index, field: 'name', message: format(T.involvedNameRequired, { n }) });
+    }
+    if (!row.position.trim()) {
+      problems.push({ index, field: 'position', message: format(T.involvedPositionRequired, { n }) });
+    }
+    return problems;
+  });
+}
 
 export const wizardStep3Schema = v.object({
   evidenceLink: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(FIELD_LIMITS.answer, M.max255)), ''),

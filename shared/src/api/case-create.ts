@@ -11,12 +11,13 @@ import {
   caseLogSchema,
   casePasswordSchema,
   fieldErrors,
+  involvedRowProblems,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
   wizardStep3Schema,
 } from '../forms.ts';
-import { format, FIELD_MESSAGES as M, PROBLEM_MESSAGES, TEMPLATE_MESSAGES } from '../messages.ts';
+import { FIELD_MESSAGES as M, PROBLEM_MESSAGES } from '../messages.ts';
 
 /** File parts of each upload: the form field and how many files it may carry. */
 export const CASE_CREATE_FILES = {
@@ -183,16 +184,9 @@ export function parseCaseCreateFields(parts: TextParts, filer: Filer): Result<Ca
     }),
   });
   collect(errors, step3.issues);
-  // Every row needs a name and a position, worded with its 1-based row number (spec §5).
-  (step3.success ? step3.output.allegedlyInvolved : []).forEach((row, index) => {
-    const n = index + 1;
-    if (!row.name)
-      errors[`allegedlyInvolved.${index}.name`] = format(TEMPLATE_MESSAGES.involvedNameRequired, { n });
-    if (!row.position)
-      errors[`allegedlyInvolved.${index}.position`] = format(TEMPLATE_MESSAGES.involvedPositionRequired, {
-        n,
-      });
-  });
+  for (const problem of involvedRowProblems(step3.success ? step3.output.allegedlyInvolved : [])) {
+    errors[`allegedlyInvolved.${problem.index}.${problem.field}`] = problem.message;
+  }
 
   let channelId: number | null = null;
   let companyId: number | null = null;

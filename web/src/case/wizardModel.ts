@@ -5,8 +5,7 @@
 import {
   casePasswordSchema,
   FIELD_MESSAGES,
-  format,
-  TEMPLATE_MESSAGES,
+  involvedRowProblems,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
@@ -67,8 +66,6 @@ export type WizardState = {
 
 /** Who files: a guest (password, company 1), a signed-in filer (channel), a partner user (company). */
 export type FilerContext = { signedIn: boolean; partnerUser: boolean };
-
-export const COMPANY_REQUIRED = 'Perusahaan wajib diisi';
 
 export function initialWizardState(): WizardState {
   return {
@@ -138,15 +135,9 @@ function step0Input(s: WizardState) {
 
 const STEP2_KEYS = ['categoryId', ...QUESTION_KEYS, 'needsProtection'] as const;
 
-/** The allegedly-involved rows: every row needs a name and a position (1-based row numbers). */
+/** The allegedly-involved rows' problems (shared rule), shown as warnings. */
 export function involvedWarnings(rows: readonly InvolvedRow[]): string[] {
-  const warnings: string[] = [];
-  rows.forEach((row, index) => {
-    const n = index + 1;
-    if (!row.name.trim()) warnings.push(format(TEMPLATE_MESSAGES.involvedNameRequired, { n }));
-    if (!row.position.trim()) warnings.push(format(TEMPLATE_MESSAGES.involvedPositionRequired, { n }));
-  });
-  return warnings;
+  return involvedRowProblems(rows).map((problem) => problem.message);
 }
 
 /** Validates one step with the shared step schema (and the filer-specific rules). */
@@ -167,7 +158,7 @@ export function validateStep(step: number, s: WizardState, ctx: FilerContext): S
       );
       break;
     case 2: {
-      if (ctx.partnerUser && !(s.companyId > 0)) errors.companyId = COMPANY_REQUIRED;
+      if (ctx.partnerUser && !(s.companyId > 0)) errors.companyId = FIELD_MESSAGES.companyRequired;
       const input = Object.fromEntries(STEP2_KEYS.map((key) => [key, s[key]]));
       Object.assign(errors, validate(wizardStep2Schema, input).errors);
       break;

@@ -19,7 +19,7 @@ const baseUser: User = {
   id: 9,
   username: 'admin.kahuripan',
   email: null,
-  displayName: null,
+  displayName: 'Perumda Air Minum Tirta Kahuripan',
   userTypeId: 2,
   userTypeName: 'Admin Perusahaan',
   role: 1,

@@ -155,19 +155,23 @@ function ReportsPanel(props: {
   const companyName = summary.data?.companyName ?? props.companyName;
   const period = periodText(range);
 
+  const statusChart = {
+    name: 'status',
+    title: TEXTS.perStatusTitle,
+    rowHeader: TEXTS.status,
+    model: statusModel,
+  } as const;
+  const categoryChart = {
+    name: 'category',
+    title: TEXTS.perCategoryTitle,
+    rowHeader: TEXTS.category,
+    model: categoryModel,
+  } as const;
+  // The partner view leads with the statuses, the company view with the categories (spec §2).
+  const summaryCharts = partnerView ? [statusChart, categoryChart] : [categoryChart, statusChart];
   const charts = [
     ...(partnerView ? [{ name: 'companies', title: TEXTS.perCompanyTitle, companyName: null }] : []),
-    ...(waiting
-      ? []
-      : partnerView
-        ? [
-            { name: 'status', title: TEXTS.perStatusTitle, companyName },
-            { name: 'category', title: TEXTS.perCategoryTitle, companyName },
-          ]
-        : [
-            { name: 'category', title: TEXTS.perCategoryTitle, companyName },
-            { name: 'status', title: TEXTS.perStatusTitle, companyName },
-          ]),
+    ...(waiting ? [] : summaryCharts.map((chart) => ({ name: chart.name, title: chart.title, companyName }))),
   ];
 
   const exportAll = async () => {
@@ -197,35 +201,6 @@ function ReportsPanel(props: {
   const toCaseList = (filter: 'category' | 'status') => (row: { key: string }) => ({
     href: caseListHref(filter, row.key, range),
   });
-
-  const statusCard = (
-    <ChartCard
-      key="status"
-      title={TEXTS.perStatusTitle}
-      subtitle={period}
-      state={stateOf(summary, statusModel)}
-      emptyText={TEXTS.rangeEmpty}
-      thickness={BAR_THICKNESS.regular}
-      rowHeader={TEXTS.status}
-      rowAction={toCaseList('status')}
-      hint={TEXTS.drillHint}
-      canvasRef={registry.refFor('status')}
-    />
-  );
-  const categoryCard = (
-    <ChartCard
-      key="category"
-      title={TEXTS.perCategoryTitle}
-      subtitle={period}
-      state={stateOf(summary, categoryModel)}
-      emptyText={TEXTS.rangeEmpty}
-      thickness={BAR_THICKNESS.regular}
-      rowHeader={TEXTS.category}
-      rowAction={toCaseList('category')}
-      hint={TEXTS.drillHint}
-      canvasRef={registry.refFor('category')}
-    />
-  );
 
   return (
     <Stack gap="4">
@@ -261,7 +236,20 @@ function ReportsPanel(props: {
             loading={summary.isLoading}
           />
           <SimpleGrid columns={{ base: 1, xl: 2 }} gap="4" alignItems="start">
-            {partnerView ? [statusCard, categoryCard] : [categoryCard, statusCard]}
+            {summaryCharts.map((chart) => (
+              <ChartCard
+                key={chart.name}
+                title={chart.title}
+                subtitle={period}
+                state={stateOf(summary, chart.model)}
+                emptyText={TEXTS.rangeEmpty}
+                thickness={BAR_THICKNESS.regular}
+                rowHeader={chart.rowHeader}
+                rowAction={toCaseList(chart.name)}
+                hint={TEXTS.drillHint}
+                canvasRef={registry.refFor(chart.name)}
+              />
+            ))}
           </SimpleGrid>
         </>
       )}
