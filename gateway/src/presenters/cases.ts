@@ -25,7 +25,11 @@ export type DetailAudience = {
 };
 
 /** The anonymous tracker (complaint number + password): the reporter, but without a session. */
-export const TRACKER_AUDIENCE: DetailAudience = { fullLogs: false, reporterName: true, reporterIdentity: true };
+export const TRACKER_AUDIENCE: DetailAudience = {
+  fullLogs: false,
+  reporterName: true,
+  reporterIdentity: true,
+};
 
 export function audienceOf(subject: Subject): DetailAudience {
   return {

@@ -259,7 +259,9 @@ export function CaseListPage({ user }: { user: User }) {
       <SimpleGrid
         as="fieldset"
         aria-label="Filter laporan"
-        columns={{ base: 1, sm: 2, lg: whistleblower ? 5 : 6 }}
+        // Six filters in one row only where each keeps its whole value (a date reads DD/MM/YYYY in
+        // full): at 1024 px, beside the side menu, three per row.
+        columns={{ base: 1, sm: 2, lg: 3, '2xl': whistleblower ? 5 : 6 }}
         gap="3"
         bg="bg.panel"
         p="4"
@@ -366,7 +368,9 @@ export function CaseListPage({ user }: { user: User }) {
               list.data?.items.map((item, index) => (
                 <Table.Row key={item.id}>
                   <Table.Cell>{(page - 1) * pageSize + index + 1}</Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{formatDateTime(item.createdAt)}</Table.Cell>
+                  <Table.Cell>
+                    <DateTimeLines iso={item.createdAt} />
+                  </Table.Cell>
                   <Table.Cell whiteSpace="nowrap">{item.number}</Table.Cell>
                   <Table.Cell>{item.categoryName ?? '-'}</Table.Cell>
                   {!whistleblower && <Table.Cell>{item.caseLineName ?? '-'}</Table.Cell>}
@@ -374,7 +378,7 @@ export function CaseListPage({ user }: { user: User }) {
                     <StatusBadge status={item.status} />
                   </Table.Cell>
                   <Table.Cell>
-                    <HStack gap="1">
+                    <Flex gap="1" wrap="wrap">
                       <Button size="xs" variant="outline" onClick={() => navigate(listPath(item.id))}>
                         Lihat
                       </Button>
@@ -387,7 +391,7 @@ export function CaseListPage({ user }: { user: User }) {
                           Buat Catatan
                         </Button>
                       )}
-                    </HStack>
+                    </Flex>
                   </Table.Cell>
                 </Table.Row>
               ))}
@@ -450,6 +454,21 @@ export function CaseListPage({ user }: { user: User }) {
         />
       )}
     </Stack>
+  );
+}
+
+/** DD/MM/YYYY over HH:mm: the date column stays narrow and never cuts the date. */
+function DateTimeLines({ iso }: { iso: string }) {
+  const [date, time] = formatDateTime(iso).split(' ');
+  return (
+    <>
+      <Text whiteSpace="nowrap">{date}</Text>
+      {time && (
+        <Text whiteSpace="nowrap" fontSize="xs" color="fg.muted">
+          {time}
+        </Text>
+      )}
+    </>
   );
 }
 

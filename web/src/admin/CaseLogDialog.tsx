@@ -161,7 +161,11 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
                     onChange={(e) => setMessage(e.target.value)}
                   />
                 </FormField>
-                <FormField label="Lampiran" helper="Opsional, satu file, maksimal 10 MB." error={errors.attachment}>
+                <FormField
+                  label="Lampiran"
+                  helper="Opsional, satu file, maksimal 10 MB."
+                  error={errors.attachment}
+                >
                   <Input type="file" accept={ACCEPT_ATTRIBUTE} onChange={choose} p="1.5" h="auto" />
                 </FormField>
                 {file && (

@@ -8,9 +8,9 @@ import {
 import { toLegacyRange } from '@wbs/shared/dates';
 import type { FastifyInstance } from 'fastify';
 import { caseRowSchema } from '../../legacy/case-schemas.ts';
+import { pageReply, paging } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { scopeOf } from '../../policies/scope.ts';
-import { pageReply, paging } from '../../legacy/table.ts';
 import { presentCaseRow } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
 import { caseEndpointsOf } from './scope.ts';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
+import { SEED_STATUS } from '@wbs/legacy-sim';
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
-import { SEED_STATUS } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, demoAccounts, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
 import { contentDisposition, legacyFileName, safeContentType } from './files.ts';
@@ -220,7 +220,7 @@ describe('POST /cases/search (list by session scope)', () => {
   });
 });
 
-describe('the administrator (type 1): the group\'s cases, read only', () => {
+describe("the administrator (type 1): the group's cases, read only", () => {
   it('lists one company of the group at a time, which it must name; each list read is on record', async () => {
     const missing = await search('admin', range);
     expect(missing.statusCode).toBe(400);
@@ -545,7 +545,11 @@ describe('POST /cases/export', () => {
   }
 
   it('streams the legacy xlsx of the company admin, with the legacy file name', async () => {
-    const res = await exportAs('admin.kahuripan', { from: FROM, to: TO, statusId: SEED_STATUS.INVESTIGATION });
+    const res = await exportAs('admin.kahuripan', {
+      from: FROM,
+      to: TO,
+      statusId: SEED_STATUS.INVESTIGATION,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
     expect(res.headers['content-type']).toBe(

@@ -1,9 +1,9 @@
+import { SEED_STATUS, SEED_STATUSES } from '@wbs/legacy-sim';
 import type {
   DashboardCompaniesReply,
   DashboardOpenCasesReply,
   DashboardSummaryReply,
 } from '@wbs/shared/api/dashboard';
-import { SEED_STATUS, SEED_STATUSES } from '@wbs/legacy-sim';
 import { toIsoDate, toLegacyRange } from '@wbs/shared/dates';
 import { FIELD_MESSAGES, UI_MESSAGES } from '@wbs/shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
