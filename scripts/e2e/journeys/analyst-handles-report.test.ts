@@ -118,7 +118,7 @@ describe('an analyst handles a new report', () => {
     await main.getByText('Verifikasi', { exact: true }).first().waitFor();
     await main.getByRole('tab', { name: 'Catatan Aktivitas' }).click();
     const logs = main.getByRole('table', { name: 'Catatan Aktivitas' });
-    await logs.getByRole('row').filter({ hasText: NOTE }).getByText('Verifikasi').waitFor();
+    await logs.getByRole('row').filter({ hasText: NOTE }).getByText('Verifikasi', { exact: true }).waitFor();
 
     // Back in the list the report shows its new status and line.
     await main.getByRole('button', { name: 'Kembali' }).click();
