@@ -10,10 +10,11 @@ import {
   requiresCaseLine,
   USER_TYPES,
 } from '@wbs/shared';
+import type { CaseStatusRow } from '@wbs/shared/api/reference';
 import { type ChangeEvent, useState } from 'react';
 import useSWR from 'swr';
 import { ApiError, upload } from '../api/client.ts';
-import type { CaseStatus, Items, Option, User } from '../api/types.ts';
+import type { Items, Option, User } from '../api/types.ts';
 import { ACCEPT_ATTRIBUTE, fileProblem, formatBytes } from '../case/attachments.ts';
 import type { CaseDetail } from '../case/detail.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
@@ -32,7 +33,7 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
   const { detail, user } = props;
   const currentStatusId = detail.status?.id ?? 1;
   const needsLine = requiresCaseLine(currentStatusId);
-  const statuses = useSWR<Items<CaseStatus>>(
+  const statuses = useSWR<Items<CaseStatusRow>>(
     user.userTypeId >= 2 && user.userTypeId <= 5 ? '/case-statuses' : null,
   );
   const lines = useSWR<Items<Option>>('/case-lines');

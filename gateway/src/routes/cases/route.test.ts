@@ -3,7 +3,7 @@ import { SEED_STATUS } from '@wbs/legacy-sim';
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, demoAccounts, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, demoAccounts, signIn, type TestApp } from '../../test/helpers.ts';
 import { contentDisposition, legacyFileName, safeContentType } from './files.ts';
 
 let t: TestApp;
