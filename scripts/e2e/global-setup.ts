@@ -27,7 +27,14 @@ export async function setup(project: TestProject): Promise<void> {
     sessionSecret: randomBytes(48).toString('base64url'),
     sessionEncryptionKey: randomBytes(32).toString('base64'),
     webDistDir: join(repoRoot, 'web', 'dist'),
-    env: { LOG_LEVEL: 'warn', LEGACY_SIM_TEST_KNOBS: '1' },
+    env: {
+      LOG_LEVEL: 'warn',
+      LEGACY_SIM_TEST_KNOBS: '1',
+      // Every journey tracks from the same address (127.0.0.1), and the workflow journey tracks one
+      // report at each of its 12 stages: the limits themselves are tested in the gateway's tests.
+      TRACKING_MAX_PER_NUMBER: '30',
+      TRACKING_MAX_PER_CLIENT: '300',
+    },
     stdio: 'inherit',
   });
   project.provide('baseUrl', system.url);

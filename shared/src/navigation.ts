@@ -9,6 +9,9 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     { label: 'Partner', path: '/admin/partner' },
     { label: 'Perusahaan', path: '/admin/company' },
     { label: 'Status Laporan', path: '/admin/statuscase' },
+    // Spec §2 lists /admin/case among type 1's routes but not in its menu; a route without a link
+    // would be unreachable (docs/decisions.md #37).
+    { label: 'Laporan', path: '/admin/case' },
   ],
   2: [
     { label: 'Analis', path: '/admin/supportagent' },
@@ -33,7 +36,7 @@ export function sideMenu(userTypeId: UserTypeId): MenuItem[] {
 
 /** Routes each user type may open under /admin (besides /admin/dashboard and /admin/maps). */
 export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
-  1: ['/admin/partner', '/admin/company', '/admin/statuscase'],
+  1: ['/admin/partner', '/admin/company', '/admin/statuscase', '/admin/case'],
   2: ['/admin/supportagent', '/admin/categorycase', '/admin/case', '/admin/profile'],
   3: ['/admin/partnerstaff', '/admin/case', '/admin/profile'],
   4: ['/admin/profile', '/admin/case'],

@@ -39,6 +39,16 @@ describe('permission matrix', () => {
     expect(can(user(6), 'cases:create')).toBe(false);
   });
 
+  it('gives type 1 the case list and detail to read, without reporter identity, notes, files or handling', () => {
+    expect(can(user(1), 'cases:list')).toBe(true);
+    expect(can(user(1), 'cases:read')).toBe(true);
+    expect(can(user(1), 'case-reporter:read')).toBe(false);
+    expect(can(user(1), 'case-logs:read-full')).toBe(false);
+    expect(can(user(1), 'case-attachments:download')).toBe(false);
+    for (const type of [2, 3, 4, 5, 6] as const) expect(can(user(type), 'case-reporter:read')).toBe(true);
+    expect(can(null, 'case-reporter:read')).toBe(false);
+  });
+
   it('shows full log notes to staff but never to type 6 or guests', () => {
     expect(can(user(6), 'case-logs:read-full')).toBe(false);
     expect(can(null, 'case-logs:read-full')).toBe(false);

@@ -31,6 +31,7 @@ export const ACTIONS = [
   'cases:create',
   'cases:list',
   'cases:read',
+  'case-reporter:read',
   'case-logs:create',
   'case-logs:read-full',
   'case-attachments:download',
@@ -75,8 +76,13 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'user-roles:read': types(1, 2, 3),
   'case-lines:read': signedIn,
   'cases:create': either((s) => s === null, caseHandlers),
-  'cases:list': types(2, 3, 4, 5, 6),
-  'cases:read': types(2, 3, 4, 5, 6),
+  // Type 1 reads the group's case list and details (spec §2 lists /admin/case for it), but is a
+  // master-data administrator, not a handler: no log entries, no export, no downloads, no reporter
+  // identity or contact, and its own log-note view is the masked one (docs/decisions.md #37).
+  'cases:list': types(1, 2, 3, 4, 5, 6),
+  'cases:read': types(1, 2, 3, 4, 5, 6),
+  /** The reporter's identity and contact fields in a case detail (the name has its own rule for type 6). */
+  'case-reporter:read': types(2, 3, 4, 5, 6),
   'case-logs:create': caseHandlers,
   'case-logs:read-full': types(2, 3, 4, 5),
   'case-attachments:download': types(2, 3, 4, 5, 6),

@@ -8,7 +8,8 @@
  *   analyst to another line during its session;
  * - types 3 and 5: `GET /WBSCase/partner/{caseId}`, then the case's company must be one of the partner's;
  * - type 6: its own company and only the cases it filed (`caseWhistleblowerId`);
- * - anyone else (type 1, no session): nothing.
+ * - type 1 (scope `all`, read only, decision #37): any case of the group, `GET /WBSCase/partner/{caseId}`;
+ * - anyone else (no session): nothing.
  * Anything outside the scope, and a case that does not exist, is the same 404 plus an audit line.
  */
 import type { FastifyRequest } from 'fastify';
@@ -66,6 +67,11 @@ export async function loadCaseInScope(request: FastifyRequest, caseId: number): 
     if (scope.kind === 'company' && scope.staffOnly && !(await staffListShows(request, found))) {
       throw outOfScope(request, 'case', caseId);
     }
+    return found;
+  }
+  if (scope.kind === 'all') {
+    const found = await fetchCase(request, 'WBSCase.partnerDetail', `/WBSCase/partner/${seg(caseId)}`);
+    if (!found || found.caseId !== caseId) throw outOfScope(request, 'case', caseId);
     return found;
   }
   if (scope.kind === 'partner') {

@@ -107,15 +107,16 @@ export async function assertCompanyInScope(request: FastifyRequest, companyId: n
 
 /**
  * The one company a case list, export or dashboard call acts on: partner users (types 3, 5) must
- * name one of their partner's companies (400 when missing, 404 + audit when not theirs); company
- * users (types 2, 4) and the signed-in whistleblower get their own, and naming another is a 404.
+ * name one of their partner's companies (400 when missing, 404 + audit when not theirs); the
+ * administrator (type 1, scope `all`) must name one of the group's companies (400 when missing);
+ * company users (types 2, 4) and the signed-in whistleblower get their own, and naming another is a 404.
  */
 export async function companyInScope(
   request: FastifyRequest,
   requested: number | undefined,
 ): Promise<number> {
   const scope = scopeOf(request);
-  if (scope.kind === 'partner') {
+  if (scope.kind === 'partner' || scope.kind === 'all') {
     if (requested === undefined) {
       throw new ApiProblem('validation', { errors: { companyId: UI_MESSAGES.choosePartnerCompany } });
     }

@@ -4,6 +4,7 @@
  * - log notes, authors and log attachment names only for readers with `case-logs:read-full`
  *   (types 2–5); everyone else (type 6, trackers) gets every note masked;
  * - the reporter's name is withheld from type 6 (spec §2, §6);
+ * - type 1 (reads, does not handle) gets no reporter identity or contact at all (decision #37);
  * - an anonymous report carries no identity fields (name, department, address, region) for anyone.
  */
 import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
@@ -19,15 +20,22 @@ export type DetailAudience = {
   fullLogs: boolean;
   /** The reporter's name (withheld from type 6). */
   reporterName: boolean;
+  /** Identity and contact at all: name, department, e-mail, phone, address, region (withheld from type 1). */
+  reporterIdentity: boolean;
 };
 
 /** The anonymous tracker (complaint number + password): the reporter, but without a session. */
-export const TRACKER_AUDIENCE: DetailAudience = { fullLogs: false, reporterName: true };
+export const TRACKER_AUDIENCE: DetailAudience = {
+  fullLogs: false,
+  reporterName: true,
+  reporterIdentity: true,
+};
 
 export function audienceOf(subject: Subject): DetailAudience {
   return {
     fullLogs: can(subject, 'case-logs:read-full'),
     reporterName: subject !== null && subject.userTypeId !== USER_TYPES.WHISTLEBLOWER,
+    reporterIdentity: can(subject, 'case-reporter:read'),
   };
 }
 
@@ -100,7 +108,8 @@ export function maskTrackerLogs(logs: readonly CaseLogEntry[]): CaseLogEntry[] {
 export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): CaseDetail {
   const anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
   // Defence in depth: the legacy stores no identity for anonymous reports, but we never pass one on.
-  const identity = (value: string | null) => (anonymous ? null : text(value));
+  const identity = (value: string | null) => (anonymous || !audience.reporterIdentity ? null : text(value));
+  const contact = (value: string | null) => (audience.reporterIdentity ? text(value) : null);
   const name =
     identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
   const logs = (c.caselogs ?? []).map(presentLog);
@@ -112,8 +121,8 @@ export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): Case
       type: ref(c.caseWhistleblowerType),
       name: audience.reporterName ? name : null,
       department: identity(c.caseWhistleblowerDept),
-      email: text(c.caseWhistleblowerEmail),
-      phone: text(c.caseWhistleblowerContactNum),
+      email: contact(c.caseWhistleblowerEmail),
+      phone: contact(c.caseWhistleblowerContactNum),
       address: identity(c.caseWhistleblowerAddress),
       provinceName: identity(c.caseProvince?.provinceName ?? null),
       cityName: identity(c.caseCity?.cityName ?? null),

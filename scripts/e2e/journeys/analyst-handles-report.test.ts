@@ -95,18 +95,19 @@ describe('an analyst handles a new report', () => {
     expect(evidence.name).toBe(EVIDENCE.name);
     expect(readPdf(evidence.bytes).text).toContain(`Kronologi kejadian ${stamp}`);
 
-    // Buat Catatan Aktivitas: a new case is routed, so the status is preset to 11 and a line is needed;
-    // company staff keep their own line.
+    // Buat Catatan Aktivitas: a new case is routed, so the status is preset to id 11 (Diterima) and a
+    // line is needed; company staff keep their own line (the selector is disabled for them).
     await main.getByRole('button', { name: 'Buat Catatan' }).click();
     const dialog = page.getByRole('dialog', { name: 'Buat Catatan Aktivitas' });
     await dialog.getByRole('button', { name: 'Simpan', exact: true }).click();
     await dialog.getByText('Catatan Aktivitas wajib diisi', { exact: true }).waitFor();
     const status = dialog.getByLabel('Status');
-    await status.selectOption({ label: 'Ditutup' });
+    await status.selectOption({ label: 'Verifikasi' });
     const line = dialog.getByLabel('Jalur Otorisasi');
     expect(await line.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toBe(
       'Jalur Direksi',
     );
+    expect(await line.isDisabled(), 'company staff cannot change the line').toBe(true);
     await dialog.getByLabel('Catatan Aktivitas').fill(NOTE);
     await dialog.getByRole('button', { name: 'Simpan', exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Simpan Status Pengaduan' });
@@ -114,14 +115,14 @@ describe('an analyst handles a new report', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The detail reloads with the new status and the note (staff see it in full).
-    await main.getByText('Ditutup', { exact: true }).first().waitFor();
+    await main.getByText('Verifikasi', { exact: true }).first().waitFor();
     await main.getByRole('tab', { name: 'Catatan Aktivitas' }).click();
     const logs = main.getByRole('table', { name: 'Catatan Aktivitas' });
-    await logs.getByRole('row').filter({ hasText: NOTE }).getByText('Ditutup').waitFor();
+    await logs.getByRole('row').filter({ hasText: NOTE }).getByText('Verifikasi', { exact: true }).waitFor();
 
     // Back in the list the report shows its new status and line.
     await main.getByRole('button', { name: 'Kembali' }).click();
-    await row.getByText('Ditutup', { exact: true }).waitFor();
+    await row.getByText('Verifikasi', { exact: true }).waitFor();
     await row.getByText('Jalur Direksi', { exact: true }).waitFor();
     analyst.expectClean();
   });
@@ -143,10 +144,10 @@ describe('an analyst handles a new report', () => {
     expect(await reply.text(), 'the note never reaches the tracker').not.toContain(NOTE_TOKEN);
 
     await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
-    await main.getByText('Ditutup', { exact: true }).first().waitFor();
+    await main.getByText('Verifikasi', { exact: true }).first().waitFor();
     await main.getByRole('tab', { name: 'Catatan Aktivitas' }).click();
     const entry = main.getByRole('table', { name: 'Catatan Aktivitas' }).getByRole('row').filter({
-      hasText: 'Ditutup',
+      hasText: 'Verifikasi',
     });
     await entry.getByText('**********', { exact: true }).waitFor();
     await entry.getByText('Text disembunyikan demi keamanan', { exact: true }).waitFor();

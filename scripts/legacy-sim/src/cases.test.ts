@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegacySim } from './index.ts';
 import { demoCases } from './seed/demo-accounts.ts';
-import { SEED_CASE_COUNT } from './seed/seed.ts';
+import { SEED_CASE_COUNT, SEED_STATUS } from './seed/seed.ts';
 import { addFile, call, caseForm, login, PNG, startSim } from './test/helpers.ts';
 
 let sim: LegacySim;
@@ -249,13 +249,13 @@ describe('logs, attachments, downloads', () => {
     form.append('caseCompanyId', '1');
     form.append('messageLog', 'Diteruskan ke jalur direksi');
     form.append('caseCaseLineId', '1');
-    form.append('caseCaseStatusId', '2');
+    form.append('caseCaseStatusId', '11');
     addFile(form, 'Attachment', 'notulen.pdf', PDF, 'application/pdf');
     const saved = await call(sim, 'POST', '/WBSCase/CaseLog', { token: staff, form });
     expect(saved.json.code).toBe(1);
     const after = (await call(sim, 'GET', `/WBSCase/partner/${before.caseId}`, { token: partner })).json.data;
     expect(after).toMatchObject({
-      caseCaseStatusId: 2,
+      caseCaseStatusId: 11,
       caseCaseLineId: 1,
       caseCaseLine: { caseLineName: 'Jalur Direksi' },
     });
@@ -281,13 +281,13 @@ describe('logs, attachments, downloads', () => {
       caseCompanyId: '1',
       messageLog: 'Verifikasi',
       caseCaseLineId: 'null',
-      caseCaseStatusId: '3',
+      caseCaseStatusId: '12',
     }))
       next.append(k, v);
     expect((await call(sim, 'POST', '/WBSCase/CaseLog', { token: staff, form: next })).json.code).toBe(1);
     expect(
       (await call(sim, 'GET', `/WBSCase/partner/${before.caseId}`, { token: partner })).json.data,
-    ).toMatchObject({ caseCaseStatusId: 3, caseCaseLineId: 1 });
+    ).toMatchObject({ caseCaseStatusId: 12, caseCaseLineId: 1 });
   });
 
   it('adds attachments up to 5 in total and downloads them', async () => {
@@ -492,6 +492,11 @@ describe('export', () => {
       { token: partner, body: { draw: 1, start: 0, length: 1 } },
     );
     expect(sheet.rowCount - 1).toBe(table.json.recordsTotal);
+    // Tanggal is a real date cell shown DD/MM/YYYY, holding the WIB wall time (newest case first).
+    const date = sheet.getRow(2).getCell(2);
+    expect(date.value).toBeInstanceOf(Date);
+    expect(date.numFmt).toBe('dd/mm/yyyy');
+    expect((date.value as Date).toISOString().slice(0, 19)).toBe(table.json.data[0].caseCreated);
   });
 });
 
@@ -533,7 +538,8 @@ describe('dashboards', () => {
         })
       ).json.data;
       const finals = statuses.filter(
-        (s: { caseStatusId: number }) => s.caseStatusId === 11 || s.caseStatusId === 12,
+        (s: { caseStatusId: number }) =>
+          s.caseStatusId === SEED_STATUS.REJECTED || s.caseStatusId === SEED_STATUS.CLOSED,
       );
       const openTotal = open.reduce(
         (n: number, cat: { values: { totalCases: number }[] }) =>

@@ -29,3 +29,11 @@ export function parseRange(value: unknown): [number, number] | null {
   const end = wibDayStart(to[0]!, to[1]!, to[2]!) + 86_400_000;
   return Number.isFinite(start) && Number.isFinite(end) ? [start, end] : null;
 }
+
+/**
+ * The WIB wall-clock time as a Date whose UTC fields are WIB's: spreadsheet dates carry no zone, and
+ * exceljs writes a Date's UTC fields, so the cell shows the time a WIB reader expects.
+ */
+export function wibWallClock(ms: number): Date {
+  return new Date(ms + WIB_OFFSET_MS);
+}

@@ -43,13 +43,19 @@ describe('reference data', () => {
     expect(statuses.map((s: { caseStatusOrder: number }) => s.caseStatusOrder)).toEqual([
       1, 2, 3, 3.2, 4, 5, 6, 7, 8, 9, 10, 11,
     ]);
-    expect(statuses[3]).toEqual({ caseStatusId: 12, caseStatusName: 'Ditolak', caseStatusOrder: 3.2 });
+    // Spec §4's rule walks this table forward (docs/decisions.md #29): Baru is id 1, the first handling
+    // step (where the line is chosen) id 11 at order 2, every later step above 11, Ditolak at 3.2.
+    expect(statuses.map((s: { caseStatusId: number }) => s.caseStatusId)).toEqual([
+      1, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    ]);
+    expect(statuses[1]).toEqual({ caseStatusId: 11, caseStatusName: 'Diterima', caseStatusOrder: 2 });
+    expect(statuses[3]).toEqual({ caseStatusId: 13, caseStatusName: 'Ditolak', caseStatusOrder: 3.2 });
+    expect(statuses[11]).toEqual({ caseStatusId: 21, caseStatusName: 'Ditutup', caseStatusOrder: 11 });
     const open = (await call(sim, 'GET', '/CaseStatus/Open/1')).json.data.map(
       (s: { caseStatusId: number }) => s.caseStatusId,
     );
-    expect(open).not.toContain(11);
-    expect(open).not.toContain(12);
-    expect(open).toHaveLength(10);
+    expect(open).toEqual([1, 11, 12, 14, 15, 16, 17, 18, 19, 20]);
+    expect((await call(sim, 'GET', '/CaseStatus/Open')).json.data).toHaveLength(10);
   });
 
   it('status form (POST/PUT /CaseStatus)', async () => {

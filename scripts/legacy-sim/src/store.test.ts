@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEMP_MARK } from './store/atomic.ts';
 import { addFile, call, caseForm, login, PNG, startSim } from './test/helpers.ts';
+import { STORE_VERSION } from './types.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -99,7 +100,20 @@ describe('persistence', () => {
     const sim = await startSim({ dataDir, log: (m) => logs.push(m) });
     expect(logs.join()).toMatch(/corrupt.*seeding/);
     expect((await call(sim, 'GET', '/CaseStatus')).json.data).toHaveLength(12);
-    expect(JSON.parse(readFileSync(join(dataDir, 'store.json'), 'utf8')).version).toBe(1);
+    expect(JSON.parse(readFileSync(join(dataDir, 'store.json'), 'utf8')).version).toBe(STORE_VERSION);
+    await sim.close();
+  });
+
+  it('a store of an earlier version (the old status ids) is reseeded', async () => {
+    const dataDir = tempDir();
+    const first = await startSim({ dataDir });
+    await first.close();
+    const file = join(dataDir, 'store.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version: 1 }));
+    const logs: string[] = [];
+    const sim = await startSim({ dataDir, log: (m) => logs.push(m) });
+    expect(logs.join()).toMatch(/unknown shape.*seeding/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(STORE_VERSION);
     await sim.close();
   });
 

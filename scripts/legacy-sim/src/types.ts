@@ -148,9 +148,15 @@ export type Counters = Record<
   number
 >;
 
+/**
+ * Shape version of a persisted store. 2: the status table of docs/decisions.md #29 (handling steps
+ * have ids 11–21); a store of an earlier version holds the old ids and is reseeded.
+ */
+export const STORE_VERSION = 2;
+
 /** The persisted document. */
 export type Db = {
-  version: 1;
+  version: typeof STORE_VERSION;
   seededAt: string;
   counters: Counters;
   users: User[];

@@ -18,7 +18,10 @@ export const directorateParams = v.object({ id: idString });
 
 export const caseStatusSchema = v.object({ id: v.number(), name: v.string(), order: v.number() });
 export type CaseStatus = v.InferOutput<typeof caseStatusSchema>;
-export const caseStatusesReply = itemsOf(caseStatusSchema);
+/** A row of the status table; `open: false` = final (the legacy does not list it as open). */
+export const caseStatusRowSchema = v.object({ ...caseStatusSchema.entries, open: v.boolean() });
+export type CaseStatusRow = v.InferOutput<typeof caseStatusRowSchema>;
+export const caseStatusesReply = itemsOf(caseStatusRowSchema);
 
 export const caseCategorySchema = v.object({
   id: v.number(),

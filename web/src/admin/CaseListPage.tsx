@@ -24,6 +24,7 @@ import {
   TEMPLATE_MESSAGES,
   toIsoDate,
   UI_MESSAGES,
+  USER_TYPES,
 } from '@wbs/shared';
 import { useEffect, useMemo, useState } from 'react';
 import useSWR from 'swr';
@@ -113,7 +114,7 @@ function rangeFromQuery(params: URLSearchParams): { from: string; to: string } {
 }
 
 /** The body of POST /cases/search: filters, paging and sort (never a query string: see the route). */
-function searchOf(filters: Filters, page: number, pageSize: number, partnerUser: boolean) {
+function searchOf(filters: Filters, page: number, pageSize: number, picksCompany: boolean) {
   return {
     from: filters.from,
     to: filters.to,
@@ -121,7 +122,7 @@ function searchOf(filters: Filters, page: number, pageSize: number, partnerUser:
     categoryId: filters.categoryId || undefined,
     caseLineId: filters.caseLineId || undefined,
     statusId: filters.statusId || undefined,
-    companyId: partnerUser ? filters.companyId || undefined : undefined,
+    companyId: picksCompany ? filters.companyId || undefined : undefined,
     page,
     pageSize,
     sort: '-createdAt',
@@ -131,10 +132,17 @@ function searchOf(filters: Filters, page: number, pageSize: number, partnerUser:
 const searchCases = ([path, body]: readonly [string, ReturnType<typeof searchOf>]) =>
   api<Page<CaseListItem>>(path, { method: 'POST', body });
 
-/** Laporan: the server-side case list with filters, paging, export, detail and Buat Catatan. */
+/**
+ * Laporan: the server-side case list with filters, paging, export, detail and Buat Catatan. Partner
+ * users pick one company of their partner; the administrator (type 1) one company of the group and
+ * only reads (decision #37).
+ */
 export function CaseListPage({ user }: { user: User }) {
   const subject = subjectOf(user);
-  const partnerUser = user.userTypeId === 3 || user.userTypeId === 5;
+  const picksCompany =
+    user.userTypeId === USER_TYPES.PARTNER ||
+    user.userTypeId === USER_TYPES.PARTNER_STAFF ||
+    user.userTypeId === USER_TYPES.ADMINISTRATOR;
   const whistleblower = user.userTypeId === 6;
   const search = useSearch();
   const initial = useMemo(() => {
@@ -145,9 +153,9 @@ export function CaseListPage({ user }: { user: User }) {
       categoryId: Number(params.get('category')) || 0,
       caseLineId: 0,
       statusId: Number(params.get('status')) || 0,
-      companyId: partnerUser ? rememberedCompany(user.username) : 0,
+      companyId: picksCompany ? rememberedCompany(user.username) : 0,
     } satisfies Filters;
-  }, [search, partnerUser, user.username]);
+  }, [search, picksCompany, user.username]);
   const [filters, setFilters] = useState<Filters>(initial);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
@@ -168,8 +176,8 @@ export function CaseListPage({ user }: { user: User }) {
     setPage(1);
   };
 
-  const companies = useSWR<Items<Option>>(partnerUser ? '/companies/options' : null);
-  const categoryKey = partnerUser
+  const companies = useSWR<Items<Option>>(picksCompany ? '/companies/options' : null);
+  const categoryKey = picksCompany
     ? filters.companyId
       ? `/case-categories?companyId=${filters.companyId}`
       : null
@@ -178,11 +186,11 @@ export function CaseListPage({ user }: { user: User }) {
   const lines = useSWR<Items<Option>>(whistleblower ? null : '/case-lines');
   const statuses = useSWR<Items<CaseStatus>>('/case-statuses');
 
-  const waitingForCompany = partnerUser && !filters.companyId;
+  const waitingForCompany = picksCompany && !filters.companyId;
   const listKey =
     waitingForCompany || openId !== null
       ? null
-      : (['/cases/search', searchOf(filters, page, pageSize, partnerUser)] as const);
+      : (['/cases/search', searchOf(filters, page, pageSize, picksCompany)] as const);
   const list = useSWR(listKey, searchCases, { keepPreviousData: true });
   const totalPages = Math.max(1, Math.ceil((list.data?.total ?? 0) / pageSize));
 
@@ -194,7 +202,7 @@ export function CaseListPage({ user }: { user: User }) {
         pageSize: _size,
         sort: _sort,
         ...body
-      } = searchOf(filters, 1, pageSize, partnerUser);
+      } = searchOf(filters, 1, pageSize, picksCompany);
       const { blob, fileName } = await download('/cases/export', { method: 'POST', body });
       const stamp = new Date().toLocaleString('sv-SE').replace(/:/g, '.');
       saveDownload(blob, fileName ?? `AllCases - ${stamp}.xlsx`);
@@ -230,7 +238,7 @@ export function CaseListPage({ user }: { user: User }) {
         )}
       </Flex>
 
-      {partnerUser && (
+      {picksCompany && (
         <Box maxW="sm">
           <FormField label="Perusahaan">
             <SelectInput
@@ -251,7 +259,9 @@ export function CaseListPage({ user }: { user: User }) {
       <SimpleGrid
         as="fieldset"
         aria-label="Filter laporan"
-        columns={{ base: 1, sm: 2, lg: whistleblower ? 5 : 6 }}
+        // Six filters in one row only where each keeps its whole value (a date reads DD/MM/YYYY in
+        // full): at 1024 px, beside the side menu, three per row.
+        columns={{ base: 1, sm: 2, lg: 3, '2xl': whistleblower ? 5 : 6 }}
         gap="3"
         bg="bg.panel"
         p="4"
@@ -358,7 +368,9 @@ export function CaseListPage({ user }: { user: User }) {
               list.data?.items.map((item, index) => (
                 <Table.Row key={item.id}>
                   <Table.Cell>{(page - 1) * pageSize + index + 1}</Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{formatDateTime(item.createdAt)}</Table.Cell>
+                  <Table.Cell>
+                    <DateTimeLines iso={item.createdAt} />
+                  </Table.Cell>
                   <Table.Cell whiteSpace="nowrap">{item.number}</Table.Cell>
                   <Table.Cell>{item.categoryName ?? '-'}</Table.Cell>
                   {!whistleblower && <Table.Cell>{item.caseLineName ?? '-'}</Table.Cell>}
@@ -366,7 +378,7 @@ export function CaseListPage({ user }: { user: User }) {
                     <StatusBadge status={item.status} />
                   </Table.Cell>
                   <Table.Cell>
-                    <HStack gap="1">
+                    <Flex gap="1" wrap="wrap">
                       <Button size="xs" variant="outline" onClick={() => navigate(listPath(item.id))}>
                         Lihat
                       </Button>
@@ -379,7 +391,7 @@ export function CaseListPage({ user }: { user: User }) {
                           Buat Catatan
                         </Button>
                       )}
-                    </HStack>
+                    </Flex>
                   </Table.Cell>
                 </Table.Row>
               ))}
@@ -445,6 +457,21 @@ export function CaseListPage({ user }: { user: User }) {
   );
 }
 
+/** DD/MM/YYYY over HH:mm: the date column stays narrow and never cuts the date. */
+function DateTimeLines({ iso }: { iso: string }) {
+  const [date, time] = formatDateTime(iso).split(' ');
+  return (
+    <>
+      <Text whiteSpace="nowrap">{date}</Text>
+      {time && (
+        <Text whiteSpace="nowrap" fontSize="xs" color="fg.muted">
+          {time}
+        </Text>
+      )}
+    </>
+  );
+}
+
 function useCaseDetail(id: number) {
   const { data, error, isLoading, mutate } = useSWR<unknown>(`/cases/${id}`);
   const detail = useMemo(() => (data ? normaliseCaseDetail(data) : null), [data]);
@@ -498,7 +525,7 @@ function CaseDetailScreen(props: { id: number; user: User; onBack: () => void })
             : undefined
         }
         onDownloadLogAttachment={
-          type6
+          !can(subject, 'case-logs:read-full')
             ? undefined
             : (log) =>
                 void downloadFile(

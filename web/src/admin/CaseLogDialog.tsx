@@ -1,16 +1,20 @@
 import { Button, Dialog, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import {
+  caseLineClosed,
   caseLineForLog,
   caseLogSchema,
   FIELD_LIMITS,
+  isFinalStatus,
   nextStatusChoices,
   presetLogStatus,
   requiresCaseLine,
+  USER_TYPES,
 } from '@wbs/shared';
+import type { CaseStatusRow } from '@wbs/shared/api/reference';
 import { type ChangeEvent, useState } from 'react';
 import useSWR from 'swr';
-import { upload } from '../api/client.ts';
-import type { CaseStatus, Items, Option, User } from '../api/types.ts';
+import { ApiError, upload } from '../api/client.ts';
+import type { Items, Option, User } from '../api/types.ts';
 import { ACCEPT_ATTRIBUTE, fileProblem, formatBytes } from '../case/attachments.ts';
 import type { CaseDetail } from '../case/detail.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
@@ -20,17 +24,25 @@ import { SelectInput } from '../ui/SelectInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { validate } from '../ui/validate.ts';
 
-/** Buat Catatan Aktivitas: status, line (when routing), note and one attachment. */
+/**
+ * Buat Catatan Aktivitas: status, line (when routing), note and one attachment. The choices follow
+ * the legacy's status table (shared/src/status.ts); the gateway enforces the same rules, and its field
+ * errors are shown on their fields.
+ */
 export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: (saved: boolean) => void }) {
   const { detail, user } = props;
   const currentStatusId = detail.status?.id ?? 1;
   const needsLine = requiresCaseLine(currentStatusId);
-  const statuses = useSWR<Items<CaseStatus>>(
+  const statuses = useSWR<Items<CaseStatusRow>>(
     user.userTypeId >= 2 && user.userTypeId <= 5 ? '/case-statuses' : null,
   );
   const lines = useSWR<Items<Option>>('/case-lines');
   const choices = nextStatusChoices(statuses.data?.items ?? [], currentStatusId);
-  const [statusId, setStatusId] = useState<number>(presetLogStatus(currentStatusId) ?? 0);
+  const current = statuses.data?.items.find((s) => s.id === currentStatusId);
+  const final = current !== undefined && isFinalStatus(current);
+  const [pickedStatusId, setStatusId] = useState<number>(presetLogStatus(currentStatusId) ?? 0);
+  // A final status is the only choice: preselected, so a note needs no extra step.
+  const statusId = pickedStatusId || (final ? currentStatusId : 0);
   const [caseLineId, setCaseLineId] = useState<number>(detail.caseLineId ?? user.caseLineId ?? 0);
   const [message, setMessage] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -38,7 +50,8 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
   const [busy, setBusy] = useState(false);
   const confirm = useConfirm();
   const loading = useLoading();
-  const lineLocked = user.userTypeId === 4; // company staff cannot reroute
+  // Company staff cannot reroute (spec §6); past id 11 the line is no longer chosen (spec §4).
+  const lineDisabled = user.userTypeId === USER_TYPES.COMPANY_STAFF || caseLineClosed(currentStatusId);
 
   const choose = (e: ChangeEvent<HTMLInputElement>) => {
     const picked = e.target.files?.[0] ?? null;
@@ -78,6 +91,9 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
       if (reply?.message) notify.success(reply.message);
       props.onClose(true);
     } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
+        setErrors(error.fieldErrors);
+      }
       notify.problem(error);
     } finally {
       loading.hide();
@@ -105,6 +121,12 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
                 <Text fontSize="sm" color="fg.muted">
                   {detail.number} — status saat ini: {detail.status?.name ?? '-'}
                 </Text>
+                {final && (
+                  <Text fontSize="sm">
+                    Laporan sudah berstatus akhir: statusnya tidak dapat diubah lagi, hanya catatan yang dapat
+                    ditambahkan.
+                  </Text>
+                )}
                 <FormField label="Status" error={errors.statusId} required>
                   <SelectInput
                     name="statusId"
@@ -115,13 +137,18 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
                     onChange={setStatusId}
                   />
                 </FormField>
-                <FormField label="Jalur Otorisasi" error={errors.caseLineId} required={needsLine}>
+                <FormField
+                  label="Jalur Otorisasi"
+                  error={errors.caseLineId}
+                  required={needsLine}
+                  disabled={lineDisabled}
+                >
                   <SelectInput
                     name="caseLineId"
                     value={caseLineId}
                     options={lines.data?.items ?? []}
                     loading={lines.isLoading}
-                    disabled={lineLocked || currentStatusId > 11}
+                    disabled={lineDisabled}
                     placeholder="Pilih Jalur Otorisasi"
                     onChange={setCaseLineId}
                   />
@@ -135,7 +162,11 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
                     onChange={(e) => setMessage(e.target.value)}
                   />
                 </FormField>
-                <FormField label="Lampiran" helper="Opsional, satu file, maksimal 10 MB.">
+                <FormField
+                  label="Lampiran"
+                  helper="Opsional, satu file, maksimal 10 MB."
+                  error={errors.attachment}
+                >
                   <Input type="file" accept={ACCEPT_ATTRIBUTE} onChange={choose} p="1.5" h="auto" />
                 </FormField>
                 {file && (

@@ -1,3 +1,4 @@
+import { SEED_STATUS } from '@wbs/legacy-sim';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
@@ -21,7 +22,12 @@ afterAll(async () => t.close());
 beforeEach(() => t.legacy.reset());
 
 const DEMO_PASSWORD = 'Lapor#2026!';
-/** WBS-10000001: Baru (status 1), company 1, no line; WBS-10000002: Investigasi (4), company 1. */
+/**
+ * WBS-10000001: Baru, company 1, no line; WBS-10000002: Investigasi, company 1; WBS-10000003: Ditutup,
+ * company 2. Status ids are the seeded legacy table's (decision #29): Baru 1 → Diterima 11 (order 2)
+ * → Verifikasi 12 (3) | Ditolak 13 (3.2, final) → Investigasi 14 (4) → … → Ditutup 21 (11, final).
+ */
+const S = { ...SEED_STATUS, VERIFICATION: 12, CLARIFICATION: 15, EVIDENCE: 16 } as const;
 const tracked = (number: string) => legacyTrack(t.legacy.apiUrl, number, DEMO_PASSWORD);
 
 async function postLog(
@@ -40,16 +46,19 @@ async function postLog(
 }
 
 describe('POST /cases/{id}/logs', () => {
-  it('routes a new case: only status 11 may be chosen and a line is required', async () => {
+  it('routes a new case: orders 2 and 3 only (Baru counts as id 11), and a line is required', async () => {
     const fresh = await tracked('WBS-10000001');
     const cookie = await signInAs(t.app, 2);
-    const wrongStatus = await postLog(fresh.caseId, cookie, {
-      statusId: '2',
-      caseLineId: '2',
-      message: 'Diterima',
-    });
-    expect(wrongStatus.statusCode).toBe(400);
-    expect(wrongStatus.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+    for (const statusId of [S.NEW, S.INVESTIGATION, S.CLOSED, 2, 999]) {
+      const wrongStatus = await postLog(fresh.caseId, cookie, {
+        statusId: String(statusId),
+        caseLineId: '2',
+        message: 'Lompat',
+      });
+      expect(wrongStatus.statusCode, `status ${statusId}`).toBe(400);
+      expect(wrongStatus.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+    }
+    expect((await tracked('WBS-10000001')).caselogs).toHaveLength(0);
 
     const noLine = await postLog(fresh.caseId, cookie, { statusId: '11', message: 'Dialihkan' });
     expect(noLine.statusCode).toBe(400);
@@ -85,39 +94,45 @@ describe('POST /cases/{id}/logs', () => {
 
   it('moves an investigated case one step: same or next order only', async () => {
     const investigated = await tracked('WBS-10000002');
-    expect(investigated.caseCaseStatusId).toBe(4);
+    expect(investigated.caseCaseStatusId).toBe(S.INVESTIGATION);
     const cookie = await signInAs(t.app, 3);
-    const skip = await postLog(investigated.caseId, cookie, { statusId: '6', message: 'Lompat' });
-    expect(skip.statusCode).toBe(400);
-    expect(skip.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
-    const back = await postLog(investigated.caseId, cookie, { statusId: '1', message: 'Kembali' });
-    expect(back.statusCode).toBe(400);
+    for (const statusId of [S.EVIDENCE, S.NEW, S.VERIFICATION, S.REJECTED, S.CLOSED]) {
+      const refused = await postLog(investigated.caseId, cookie, {
+        statusId: String(statusId),
+        message: 'Lompat',
+      });
+      expect(refused.statusCode, `status ${statusId}`).toBe(400);
+      expect(refused.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+    }
     const next = await postLog(investigated.caseId, cookie, {
-      statusId: '5',
+      statusId: String(S.CLARIFICATION),
       message: 'Klarifikasi terlapor',
     });
     expect(next.statusCode).toBe(201);
-    expect((await tracked('WBS-10000002')).caseCaseStatusId).toBe(5);
+    expect((await tracked('WBS-10000002')).caseCaseStatusId).toBe(S.CLARIFICATION);
   });
 
   it('takes at most one attachment, checked like every upload', async () => {
     const { caseId } = await tracked('WBS-10000002');
     const cookie = await signInAs(t.app, 2);
-    const two = await postLog(caseId, cookie, { statusId: '4', message: 'Dua file' }, [
+    const two = await postLog(caseId, cookie, { statusId: String(S.INVESTIGATION), message: 'Dua file' }, [
       { field: 'attachment', name: 'a.pdf', bytes: pdf },
       { field: 'attachment', name: 'b.pdf', bytes: pdf },
     ]);
     expect(two.statusCode).toBe(400);
     expect(two.json().errors).toEqual({ attachment: 'Lampiran tidak boleh melebihi 1' });
-    const disguised = await postLog(caseId, cookie, { statusId: '4', message: 'Nyamar' }, [
-      { field: 'attachment', name: 'a.pdf', bytes: await pngBytes() },
-    ]);
+    const disguised = await postLog(
+      caseId,
+      cookie,
+      { statusId: String(S.INVESTIGATION), message: 'Nyamar' },
+      [{ field: 'attachment', name: 'a.pdf', bytes: await pngBytes() }],
+    );
     expect(disguised.statusCode).toBe(400);
     expect(disguised.json().errors).toEqual({ attachment: 'Isi file a.pdf tidak sesuai dengan jenisnya' });
     const logs = (await tracked('WBS-10000002')).caselogs.length;
     const big = Buffer.alloc(10_485_761, 0x20);
     big.write('%PDF-1.7\n');
-    const tooLarge = await postLog(caseId, cookie, { statusId: '4', message: 'Besar' }, [
+    const tooLarge = await postLog(caseId, cookie, { statusId: String(S.INVESTIGATION), message: 'Besar' }, [
       { field: 'attachment', name: 'besar.pdf', bytes: big },
     ]);
     expect(tooLarge.statusCode).toBe(413);
@@ -158,26 +173,69 @@ describe('POST /cases/{id}/logs', () => {
 
   it('sends the line as null above status 11 (the line stays)', async () => {
     const token = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
-    const rejected = await fetch(`${t.legacy.apiUrl}/WBSCase/company/admin/1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ draw: 1, start: 0, length: 1, caseCaseStatusId: 12 }),
-    }).then((r) => r.json() as Promise<{ data: { caseId: number; caseCaseLineId: number | null }[] }>);
-    const row = rejected.data[0];
-    if (!row) throw new Error('the seed has no rejected case of company 1');
+    const row = await firstCaseIn(token, S.VERIFICATION);
     const cookie = await signInAs(t.app, 2);
     const otherLine = row.caseCaseLineId === 3 ? '1' : '3';
     const res = await postLog(row.caseId, cookie, {
-      statusId: '4',
+      statusId: String(S.INVESTIGATION),
       caseLineId: otherLine,
-      message: 'Dibuka lagi',
+      message: 'Investigasi dimulai',
     });
     expect(res.statusCode).toBe(201);
-    const after = await fetch(`${t.legacy.apiUrl}/WBSCase/company/1/${row.caseId}`, {
-      headers: { authorization: `Bearer ${token}` },
-    }).then(
-      (r) => r.json() as Promise<{ data: { caseCaseLineId: number | null; caseCaseStatusId: number } }>,
-    );
-    expect(after.data).toMatchObject({ caseCaseLineId: row.caseCaseLineId, caseCaseStatusId: 4 });
+    expect(await legacyCase(token, row.caseId)).toMatchObject({
+      caseCaseLineId: row.caseCaseLineId,
+      caseCaseStatusId: S.INVESTIGATION,
+    });
+  });
+
+  it('keeps a case in a final status there: a note in that status only, never a change', async () => {
+    const token = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+    const cookie = await signInAs(t.app, 2);
+    for (const final of [S.REJECTED, S.CLOSED]) {
+      const row = await firstCaseIn(token, final);
+      const before = (await legacyCase(token, row.caseId)).caselogs.length;
+      // Ditolak's integer order (3) would otherwise offer Verifikasi and Investigasi again.
+      for (const statusId of [S.VERIFICATION, S.INVESTIGATION, S.ACCEPTED, S.NEW]) {
+        const reopened = await postLog(row.caseId, cookie, {
+          statusId: String(statusId),
+          caseLineId: '1',
+          message: 'Dibuka lagi',
+        });
+        expect(reopened.statusCode, `${final} → ${statusId}`).toBe(400);
+        expect(reopened.json().errors).toEqual({ statusId: 'Status pengaduan Tidak Valid' });
+      }
+      const note = await postLog(row.caseId, cookie, {
+        statusId: String(final),
+        message: 'Pelapor dihubungi kembali',
+      });
+      expect(note.statusCode).toBe(201);
+      const after = await legacyCase(token, row.caseId);
+      expect(after.caseCaseStatusId).toBe(final);
+      expect(after.caselogs).toHaveLength(before + 1);
+    }
   });
 });
+
+/** The first case of company 1 in this status, read from legacy-sim directly. */
+async function firstCaseIn(token: string, statusId: number) {
+  const reply = await fetch(`${t.legacy.apiUrl}/WBSCase/company/admin/1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ draw: 1, start: 0, length: 1, caseCaseStatusId: statusId }),
+  }).then((r) => r.json() as Promise<{ data: { caseId: number; caseCaseLineId: number | null }[] }>);
+  const row = reply.data[0];
+  if (!row) throw new Error(`the seed has no case of company 1 in status ${statusId}`);
+  return row;
+}
+
+async function legacyCase(token: string, caseId: number) {
+  const reply = await fetch(`${t.legacy.apiUrl}/WBSCase/company/1/${caseId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  }).then(
+    (r) =>
+      r.json() as Promise<{
+        data: { caseCaseLineId: number | null; caseCaseStatusId: number; caselogs: unknown[] };
+      }>,
+  );
+  return reply.data;
+}

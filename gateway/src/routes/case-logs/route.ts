@@ -3,7 +3,8 @@
  * optional attachment). Enforced here, never left to the client (spec §4, §5, §6):
  * - policy `case-logs:create` (types 2, 3; types 4 and 5 with role 1) and the case in the caller's scope;
  * - the status must be one of the log form's choices (same integer order as the current status or
- *   one higher, never order 1; current status 1 counts as 11);
+ *   one higher, never order 1; current status 1 counts as 11); a case in a final status (absent from
+ *   the legacy's open list) takes notes in that status only, never a status change;
  * - a line is required when the current status id is 1 or 11; company staff (type 4) cannot change
  *   the line (the case's line, or its own line for a case not yet routed); above status 11 the line
  *   is sent as null;
@@ -16,28 +17,23 @@ import { USER_TYPES } from '@wbs/shared/constants';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import { caseLineForLog, nextStatusChoices, requiresCaseLine } from '@wbs/shared/status';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
-import { caseStatusSchema, ignored } from '../../legacy/schemas.ts';
+import { ignored } from '../../legacy/schemas.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
-import { presentCaseStatus } from '../../presenters/reference.ts';
 import { routeSchema } from '../../schema.ts';
 import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
 import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { loadStatusTable } from '../case-statuses/table.ts';
 
 type Params = v.InferOutput<typeof idParams>;
 
 async function statusChoices(request: FastifyRequest, currentStatusId: number) {
-  const { data } = await request.legacy.call({
-    name: 'CaseStatus.list',
-    method: 'GET',
-    path: '/CaseStatus',
-    data: v.array(caseStatusSchema),
-  });
-  return new Set(nextStatusChoices(data.map(presentCaseStatus), currentStatusId).map((s) => s.id));
+  const table = await loadStatusTable(request);
+  return new Set(nextStatusChoices(table, currentStatusId).map((s) => s.id));
 }
 
 /** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
@@ -53,7 +49,8 @@ export default async function caseLogRoutes(app: FastifyInstance) {
       schema: routeSchema({
         summary: 'Buat catatan aktivitas (multipart/form-data)',
         description:
-          'Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11). ' +
+          'Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11); ' +
+          'laporan berstatus akhir hanya menerima catatan dengan status yang sama. ' +
           '`caseLineId` wajib saat status saat ini 1 atau 11; staff perusahaan tidak dapat mengubah jalur. ' +
           'Satu `attachment` opsional (maks. 10 MB).',
         tags: ['cases'],

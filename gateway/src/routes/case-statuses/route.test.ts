@@ -28,25 +28,46 @@ afterAll(async () => {
   await agent.close();
 });
 
+const status = (caseStatusId: number, caseStatusName: string, caseStatusOrder: number) => ({
+  caseStatusId,
+  caseStatusName,
+  caseStatusOrder,
+});
+const reply = (data: unknown[]) => ({ code: 1, message: [], data });
+
 describe('GET /api/v1/case-statuses', () => {
   it('sorts by order, decimals included, although the legacy answers unsorted', async () => {
-    const status = (caseStatusId: number, caseStatusName: string, caseStatusOrder: number) => ({
-      caseStatusId,
-      caseStatusName,
-      caseStatusOrder,
-    });
-    legacy.intercept({ path: '/api/CaseStatus', method: 'GET' }).reply(200, {
-      code: 1,
-      message: [],
-      data: [
-        status(11, 'Ditutup', 11),
-        status(12, 'Ditolak', 3.2),
-        status(1, 'Baru', 1),
-        status(3, 'Verifikasi', 3),
-      ],
-    });
+    legacy
+      .intercept({ path: '/api/CaseStatus', method: 'GET' })
+      .reply(
+        200,
+        reply([
+          status(21, 'Ditutup', 11),
+          status(13, 'Ditolak', 3.2),
+          status(1, 'Baru', 1),
+          status(12, 'Verifikasi', 3),
+        ]),
+      );
+    legacy
+      .intercept({ path: '/api/CaseStatus/Open', method: 'GET' })
+      .reply(200, reply([status(12, 'Verifikasi', 3), status(1, 'Baru', 1)]));
     const res = await app.inject({ method: 'GET', url: '/api/v1/case-statuses' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().items.map((s: { id: number }) => s.id)).toEqual([1, 3, 12, 11]);
+    expect(res.json().items).toEqual([
+      { id: 1, name: 'Baru', order: 1, open: true },
+      { id: 12, name: 'Verifikasi', order: 3, open: true },
+      { id: 13, name: 'Ditolak', order: 3.2, open: false },
+      { id: 21, name: 'Ditutup', order: 11, open: false },
+    ]);
+  });
+
+  it('answers no table at all when the open list cannot be read (no status taken for open)', async () => {
+    legacy.intercept({ path: '/api/CaseStatus', method: 'GET' }).reply(200, reply([status(1, 'Baru', 1)]));
+    legacy
+      .intercept({ path: '/api/CaseStatus/Open', method: 'GET' })
+      .reply(200, { code: 1, message: [], data: 'x' });
+    const res = await app.inject({ method: 'GET', url: '/api/v1/case-statuses' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().type).toMatch(/upstream|legacy|bad-gateway/);
   });
 });

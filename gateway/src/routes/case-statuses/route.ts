@@ -1,10 +1,8 @@
-/** Case statuses, sorted by order (no paging). */
+/** Case statuses, sorted by order (no paging), each marked open or final. */
 import { caseStatusesReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { caseStatusSchema } from '../../legacy/schemas.ts';
-import { presentCaseStatus } from '../../presenters/reference.ts';
 import { routeSchema } from '../../schema.ts';
+import { loadStatusTable } from './table.ts';
 
 export default async function caseStatusRoutes(app: FastifyInstance) {
   app.get(
@@ -13,18 +11,11 @@ export default async function caseStatusRoutes(app: FastifyInstance) {
       config: { policy: 'case-statuses:read' },
       schema: routeSchema({
         summary: 'Status laporan',
+        description: '`open: false` menandai status akhir (tidak ada di daftar status terbuka legacy).',
         tags: ['reference'],
         response: { 200: caseStatusesReply },
       }),
     },
-    async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'CaseStatus.list',
-        method: 'GET',
-        path: '/CaseStatus',
-        data: v.array(caseStatusSchema),
-      });
-      return { items: data.map(presentCaseStatus).sort((a, b) => a.order - b.order) };
-    },
+    async (request) => ({ items: await loadStatusTable(request) }),
   );
 }

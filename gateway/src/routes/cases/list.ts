@@ -9,6 +9,8 @@ import { toLegacyRange } from '@wbs/shared/dates';
 import type { FastifyInstance } from 'fastify';
 import { caseRowSchema } from '../../legacy/case-schemas.ts';
 import { pageReply, paging } from '../../legacy/table.ts';
+import { audit } from '../../logging.ts';
+import { scopeOf } from '../../policies/scope.ts';
 import { presentCaseRow } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
 import { caseEndpointsOf } from './scope.ts';
@@ -54,7 +56,8 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
           "The case list (the resource map's `GET cases`): a POST with the filters in the body, because the " +
           '`number` filter is a complaint number, which must never appear in a URL (proxy and access logs). ' +
           'The table follows the session: company admin → the company, analyst → its line and new ' +
-          'cases, partner users → one company of the partner (`companyId` required), pelapor → own cases.',
+          'cases, partner users → one company of the partner (`companyId` required), administrator (type 1, read ' +
+          'only) → one company of the group (`companyId` required), pelapor → own cases.',
         tags,
         body: caseSearchRequest,
         response: { 200: caseListReply },
@@ -87,6 +90,11 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
         );
       }
       const rows = result.rows.filter((row) => row.caseCompanyId === companyId);
+      // The administrator reads across the group's companies without handling them: each list read
+      // is on record too, not only its detail reads (decision #37).
+      if (scopeOf(request).kind === 'all') {
+        audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: rows.length });
+      }
       return pageReply(p, { ...result, rows }, presentCaseRow);
     },
   );

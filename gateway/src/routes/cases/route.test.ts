@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
+import { SEED_STATUS } from '@wbs/legacy-sim';
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, demoAccounts, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, demoAccounts, signIn, type TestApp } from '../../test/helpers.ts';
 import { contentDisposition, legacyFileName, safeContentType } from './files.ts';
 
 let t: TestApp;
@@ -120,9 +121,10 @@ describe('POST /cases/search (list by session scope)', () => {
     expect(all).toHaveLength(first.total);
     expect(new Set(all.map((i) => i.companyId))).toEqual(new Set([1]));
 
-    const byStatus = await list('admin.kahuripan', { statusId: 4, pageSize: 100 });
-    expect(byStatus.total).toBe(all.filter((i) => i.status?.id === 4).length);
-    for (const item of byStatus.items) expect(item.status?.id).toBe(4);
+    const investigation = SEED_STATUS.INVESTIGATION;
+    const byStatus = await list('admin.kahuripan', { statusId: investigation, pageSize: 100 });
+    expect(byStatus.total).toBe(all.filter((i) => i.status?.id === investigation).length);
+    for (const item of byStatus.items) expect(item.status?.id).toBe(investigation);
 
     const byLine = await list('admin.kahuripan', { caseLineId: 3, pageSize: 100 });
     expect(byLine.total).toBe(all.filter((i) => i.caseLineId === 3).length);
@@ -211,20 +213,95 @@ describe('POST /cases/search (list by session scope)', () => {
     expect(bad.json().errors).toEqual({ from: 'Tanggal tidak valid', sort: 'Urutan tidak valid' });
   });
 
-  it('the administrator (type 1) has no case list', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/cases/search',
-      headers: browser(await signInAs(t.app, 1)),
-      payload: range,
-    });
-    expect(res.statusCode).toBe(403);
-  });
-
   it('there is no list by URL: a complaint number never travels in a query string', async () => {
     const res = await get('admin.kahuripan', `/cases?from=${FROM}&to=${TO}&number=WBS-10000002`);
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('WBS-10000002');
+  });
+});
+
+describe("the administrator (type 1): the group's cases, read only", () => {
+  it('lists one company of the group at a time, which it must name; each list read is on record', async () => {
+    const missing = await search('admin', range);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors).toEqual({ companyId: 'Silahkan Pilih Perusahaan' });
+    for (const companyId of [1, 2, 3]) {
+      const rows = await everything('admin', { companyId });
+      expect(rows.length).toBeGreaterThan(0);
+      expect(new Set(rows.map((i) => i.companyId))).toEqual(new Set([companyId]));
+    }
+    // The same rows the company's own admin sees.
+    const kahuripan = await list('admin', { companyId: 1, pageSize: 100 });
+    expect(kahuripan.total).toBe((await list('admin.kahuripan', { pageSize: 100 })).total);
+    expect(
+      t.logs.filter((l) => l.audit === true && l.event === 'case-list-read' && l.resourceId === 2).length,
+    ).toBeGreaterThan(0);
+    expect((await list('admin', { companyId: 999 })).total).toBe(0);
+  });
+
+  it('reads a detail without reporter identity or contact, notes masked; every read audited', async () => {
+    const rows = await everything('admin', { companyId: 1 });
+    const identified = [];
+    for (const row of rows.slice(0, 40)) {
+      const full = (await get('admin.kahuripan', `/cases/${row.id}`)).json() as CaseDetail;
+      if (!full.reporter.anonymous && full.reporter.name && full.logs.length > 0) identified.push(full);
+      if (identified.length === 2) break;
+    }
+    expect(identified.length, 'the seed has identified cases with logs').toBe(2);
+    for (const full of identified) {
+      const res = await get('admin', `/cases/${full.id}`);
+      expect(res.statusCode).toBe(200);
+      const detail = res.json() as CaseDetail;
+      expect(detail.reporter).toMatchObject({
+        name: null,
+        department: null,
+        email: null,
+        phone: null,
+        address: null,
+        provinceName: null,
+        cityName: null,
+        districtName: null,
+      });
+      expect(detail.report.what).toBe(full.report.what);
+      expect(detail.status).toEqual(full.status);
+      // (The seed's names also play perpetrators, so only the contact values are looked for in the body.)
+      for (const value of [full.reporter.email, full.reporter.phone, full.reporter.address]) {
+        if (value) expect(res.body).not.toContain(value);
+      }
+      expect(detail.logs.every((l) => l.noteHidden && l.createdBy === null)).toBe(true);
+      expect(
+        t.logs.some(
+          (l) => l.audit === true && l.event === 'case-read' && l.resourceId === full.id && l.userType === 1,
+        ),
+      ).toBe(true);
+    }
+    // Another company of the group too.
+    const pakuan = await everything('admin', { companyId: 2 });
+    expect((await get('admin', `/cases/${pakuan[0]!.id}`)).statusCode).toBe(200);
+    expect((await get('admin', '/cases/999999')).statusCode).toBe(404);
+  });
+
+  it('handles nothing: no log entry, no export, no download', async () => {
+    const [row] = await everything('admin', { companyId: 1 });
+    const cookie = await login('admin');
+    const detail = (await get('admin', `/cases/${row!.id}`)).json() as CaseDetail;
+    const attachment = detail.attachments[0];
+    expect(attachment).toBeDefined();
+    expect((await get('admin', `/cases/${row!.id}/attachments/${attachment!.id}`)).statusCode).toBe(403);
+    const exported = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cases/export',
+      headers: browser(cookie),
+      payload: { ...range, companyId: 1 },
+    });
+    expect(exported.statusCode).toBe(403);
+    const logged = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/cases/${row!.id}/logs`,
+      headers: { ...browser(cookie), 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    expect(logged.statusCode).toBe(403);
   });
 });
 
@@ -281,7 +358,7 @@ describe('GET /cases/{id} (privacy)', () => {
       caseLineId: 3,
       caseLineName: 'Jalur SPI',
       channelName: 'Desktop',
-      status: { id: 4, name: 'Investigasi', order: 4 },
+      status: { id: SEED_STATUS.INVESTIGATION, name: 'Investigasi', order: 4 },
       noteHidden: false,
       reporter: { anonymous: true, type: 1, name: null, address: null, provinceName: null },
       report: {
@@ -468,7 +545,11 @@ describe('POST /cases/export', () => {
   }
 
   it('streams the legacy xlsx of the company admin, with the legacy file name', async () => {
-    const res = await exportAs('admin.kahuripan', { from: FROM, to: TO, statusId: 4 });
+    const res = await exportAs('admin.kahuripan', {
+      from: FROM,
+      to: TO,
+      statusId: SEED_STATUS.INVESTIGATION,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
     expect(res.headers['content-type']).toBe(
@@ -479,7 +560,7 @@ describe('POST /cases/export', () => {
     );
     const rows = await rowsOf(res.rawPayload);
     expect(rows[0]).toEqual(expect.arrayContaining(['Nomor Laporan', 'Perusahaan', 'Status']));
-    const listed = await list('admin.kahuripan', { statusId: 4, pageSize: 100 });
+    const listed = await list('admin.kahuripan', { statusId: SEED_STATUS.INVESTIGATION, pageSize: 100 });
     expect(rows.length - 1).toBe(listed.total);
     for (const row of rows.slice(1)) {
       expect(row[3]).toBe('Perumda Air Minum Tirta Kahuripan');

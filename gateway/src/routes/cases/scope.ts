@@ -1,7 +1,8 @@
 /**
  * Which legacy case table and export a caller reads, chosen from the SESSION only (spec §7): the
  * request may narrow the list with filters, never widen it. The company comes from
- * `companyInScope` (partner users name one of their companies; company users get their own).
+ * `companyInScope` (partner users name one of their companies, the administrator any company of
+ * the group; company users get their own).
  */
 import { USER_TYPES } from '@wbs/shared/constants';
 import type { FastifyRequest } from 'fastify';
@@ -66,6 +67,13 @@ export async function caseEndpointsOf(
           path: '/WBSCase/Partner/Export',
           scope: { partnerId: scope.partnerId, caseCompanyId: companyId },
         },
+      };
+    case USER_TYPES.ADMINISTRATOR:
+      // Read only (decision #37): the legacy's company table of the chosen company; no export.
+      return {
+        companyId,
+        table: { name: 'WBSCase.companyAdminTable', path: `/WBSCase/company/admin/${seg(companyId)}` },
+        export: null,
       };
     case USER_TYPES.WHISTLEBLOWER:
       if (scope.kind !== 'whistleblower') throw outOfScope(request, 'whistleblower', null);

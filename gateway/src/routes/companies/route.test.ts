@@ -105,12 +105,12 @@ describe('companies', () => {
 
   it('case statuses are sorted by order', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/case-statuses' });
-    // Status 12 (Ditolak, order 3.2) sorts between 3 and 4.
+    // Ditolak (order 3.2) sorts between Verifikasi (3) and Investigasi (4).
     expect(res.json().items.map((s: { order: number }) => s.order)).toEqual([
       1, 2, 3, 3.2, 4, 5, 6, 7, 8, 9, 10, 11,
     ]);
     expect(res.json().items.map((s: { id: number }) => s.id)).toEqual([
-      1, 2, 3, 12, 4, 5, 6, 7, 8, 9, 10, 11,
+      1, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
     ]);
   });
 });

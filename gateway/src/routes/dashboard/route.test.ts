@@ -1,3 +1,4 @@
+import { SEED_STATUS, SEED_STATUSES } from '@wbs/legacy-sim';
 import type {
   DashboardCompaniesReply,
   DashboardOpenCasesReply,
@@ -17,7 +18,7 @@ const cookies: Record<string, string> = {};
 const now = new Date();
 const FROM = toIsoDate(new Date(now.getFullYear() - 2, now.getMonth(), 1));
 const TO = toIsoDate(new Date(now.getFullYear(), now.getMonth() + 1, 0));
-const FINAL_STATUS_IDS = [11, 12];
+const FINAL_STATUS_IDS: number[] = [SEED_STATUS.REJECTED, SEED_STATUS.CLOSED];
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -81,7 +82,7 @@ describe('GET /dashboard/summary', () => {
     expect(body.total).toBeGreaterThan(0);
     expect(body.byStatus.reduce((n, s) => n + s.total, 0)).toBe(body.total);
     expect(body.byCategory.reduce((n, c) => n + c.total, 0)).toBe(body.total);
-    expect(body.byStatus.map((s) => s.id)).toEqual([1, 2, 3, 12, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(body.byStatus.map((s) => s.id)).toEqual(SEED_STATUSES.map((s) => s.caseStatusId));
     for (const status of body.byStatus) {
       expect(status.total, status.name).toBe(await tableCount(1, { rangeDate, caseCaseStatusId: status.id }));
     }
@@ -212,7 +213,9 @@ describe('GET /dashboard/open-cases', () => {
   /** Open (not final) cases of a company, whenever filed, counted by the legacy case table. */
   async function expectOpenCasesOf(companyId: number, body: DashboardOpenCasesReply) {
     expect(body.companyId).toBe(companyId);
-    expect(body.statuses.map((s) => s.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(body.statuses.map((s) => s.id)).toEqual(
+      SEED_STATUSES.filter((s) => !FINAL_STATUS_IDS.includes(s.caseStatusId)).map((s) => s.caseStatusId),
+    );
     const finals = await Promise.all(
       FINAL_STATUS_IDS.map((id) => tableCount(companyId, { caseCaseStatusId: id })),
     );

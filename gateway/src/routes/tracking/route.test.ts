@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { demoCases } from '@wbs/legacy-sim';
+import { demoCases, SEED_STATUS } from '@wbs/legacy-sim';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, signInAs, type TestApp } from '../../test/helpers.ts';
@@ -45,7 +45,7 @@ describe('POST /tracking (reply, masking, timing, logs)', () => {
     expect(detail).toMatchObject({
       id: 2,
       number: 'WBS-10000002',
-      status: { id: 4, name: 'Investigasi' },
+      status: { id: SEED_STATUS.INVESTIGATION, name: 'Investigasi' },
       noteHidden: true,
       reporter: { anonymous: true, name: null },
     });

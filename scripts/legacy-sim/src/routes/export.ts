@@ -2,7 +2,7 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { formatFileStamp, formatWib } from '../dates.ts';
+import { formatFileStamp, wibWallClock } from '../dates.ts';
 import { CHANNELS } from '../seed/constants.ts';
 import type { Case } from '../types.ts';
 import { caseFilter, type Scope, scopedCases } from './case-query.ts';
@@ -30,7 +30,7 @@ async function workbook(ctx: Ctx, cases: Case[]): Promise<Buffer> {
   cases.forEach((c, i) => {
     sheet.addRow([
       i + 1,
-      formatWib(c.created),
+      wibWallClock(c.created),
       c.caseNumber,
       store.companies.get(c.companyId)?.companyName ?? '',
       store.caseCategories.get(c.categoryId)?.caseCategoryName ?? '',
@@ -44,6 +44,8 @@ async function workbook(ctx: Ctx, cases: Case[]): Promise<Buffer> {
   sheet.columns.forEach((column) => {
     column.width = 22;
   });
+  // Tanggal is a real date cell (sortable, filterable), shown as the product shows dates.
+  sheet.getColumn(2).numFmt = 'dd/mm/yyyy';
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 

@@ -39,7 +39,7 @@ export function referenceRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.get('/api/channel', open, async () => ok(CHANNELS.map((c) => ({ ...c }))));
   app.get('/api/CaseLine', async () => ok(store.caseLines.all().map((l) => ({ ...l }))));
 
-  // Statuses are global: the {companyId} variants answer the same list. Open = not final (not 11, 12).
+  // Statuses are global: the {companyId} variants answer the same list. Open = not final (Ditolak, Ditutup).
   const statuses = (onlyOpen: boolean) =>
     ok(
       store.caseStatuses

@@ -98,7 +98,15 @@ export const demoAccounts: readonly DemoAccount[] = [
 
 /** Demo cases filed anonymously: track them with POST /api/WBSCase/Whistleblower/byNumber. */
 export const demoCases = [
-  { caseNumber: 'WBS-10000001', password: 'Lapor#2026!', description: 'Baru (status 1), company 1' },
-  { caseNumber: 'WBS-10000002', password: 'Lapor#2026!', description: 'Investigasi, company 1, with logs' },
-  { caseNumber: 'WBS-10000003', password: 'Lapor#2026!', description: 'Ditutup (final), company 2' },
+  { caseNumber: 'WBS-10000001', password: 'Lapor#2026!', description: 'Baru (status id 1), company 1' },
+  {
+    caseNumber: 'WBS-10000002',
+    password: 'Lapor#2026!',
+    description: 'Investigasi (status id 14), company 1, with logs',
+  },
+  {
+    caseNumber: 'WBS-10000003',
+    password: 'Lapor#2026!',
+    description: 'Ditutup (status id 21, final), company 2',
+  },
 ] as const;

@@ -19,6 +19,7 @@ import type {
   User,
   Whistleblower,
 } from '../types.ts';
+import { STORE_VERSION } from '../types.ts';
 import { demoAccounts, demoCases } from './demo-accounts.ts';
 import { TINY_PDF, TINY_PNG } from './files.ts';
 
@@ -36,21 +37,29 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** Statuses: ids 1–11 in order, 12 is the 3.2 "Ditolak" branch. Final (not open): 11 and 12. */
+/**
+ * Statuses, shaped so that spec §4's log-form rule applied literally to ids and orders walks a report
+ * forward: Baru (id 1) is treated as id 11, so id 11 is the first handling step (Diterima, order 2,
+ * where the case line is chosen); every later step has an id above 11 (the line is then sent as null);
+ * Ditolak (order 3.2) sits beside Verifikasi (integer order 3); the last step has order 11. Ids 2–10
+ * are not used. Final (not open): Ditolak and Ditutup.
+ */
 export const SEED_STATUSES: CaseStatus[] = [
   { caseStatusId: 1, caseStatusName: 'Baru', caseStatusOrder: 1, final: false },
-  { caseStatusId: 2, caseStatusName: 'Diterima', caseStatusOrder: 2, final: false },
-  { caseStatusId: 3, caseStatusName: 'Verifikasi', caseStatusOrder: 3, final: false },
-  { caseStatusId: 12, caseStatusName: 'Ditolak', caseStatusOrder: 3.2, final: true },
-  { caseStatusId: 4, caseStatusName: 'Investigasi', caseStatusOrder: 4, final: false },
-  { caseStatusId: 5, caseStatusName: 'Klarifikasi Terlapor', caseStatusOrder: 5, final: false },
-  { caseStatusId: 6, caseStatusName: 'Pengumpulan Bukti', caseStatusOrder: 6, final: false },
-  { caseStatusId: 7, caseStatusName: 'Analisis Hasil Investigasi', caseStatusOrder: 7, final: false },
-  { caseStatusId: 8, caseStatusName: 'Rekomendasi', caseStatusOrder: 8, final: false },
-  { caseStatusId: 9, caseStatusName: 'Tindak Lanjut', caseStatusOrder: 9, final: false },
-  { caseStatusId: 10, caseStatusName: 'Pelaporan Hasil', caseStatusOrder: 10, final: false },
-  { caseStatusId: 11, caseStatusName: 'Ditutup', caseStatusOrder: 11, final: true },
+  { caseStatusId: 11, caseStatusName: 'Diterima', caseStatusOrder: 2, final: false },
+  { caseStatusId: 12, caseStatusName: 'Verifikasi', caseStatusOrder: 3, final: false },
+  { caseStatusId: 13, caseStatusName: 'Ditolak', caseStatusOrder: 3.2, final: true },
+  { caseStatusId: 14, caseStatusName: 'Investigasi', caseStatusOrder: 4, final: false },
+  { caseStatusId: 15, caseStatusName: 'Klarifikasi Terlapor', caseStatusOrder: 5, final: false },
+  { caseStatusId: 16, caseStatusName: 'Pengumpulan Bukti', caseStatusOrder: 6, final: false },
+  { caseStatusId: 17, caseStatusName: 'Analisis Hasil Investigasi', caseStatusOrder: 7, final: false },
+  { caseStatusId: 18, caseStatusName: 'Rekomendasi', caseStatusOrder: 8, final: false },
+  { caseStatusId: 19, caseStatusName: 'Tindak Lanjut', caseStatusOrder: 9, final: false },
+  { caseStatusId: 20, caseStatusName: 'Pelaporan Hasil', caseStatusOrder: 10, final: false },
+  { caseStatusId: 21, caseStatusName: 'Ditutup', caseStatusOrder: 11, final: true },
 ];
+/** The seed's named steps, for the demo cases and tests (ids are the legacy's, see above). */
+export const SEED_STATUS = { NEW: 1, ACCEPTED: 11, REJECTED: 13, INVESTIGATION: 14, CLOSED: 21 } as const;
 
 const LINES = ['Jalur Direksi', 'Jalur Dewan Pengawas', 'Jalur SPI'];
 
@@ -284,17 +293,17 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
   const byOrder = [...SEED_STATUSES].sort((a, b) => a.caseStatusOrder - b.caseStatusOrder);
   const statusWeights: [number, number][] = [
     [1, 18],
-    [2, 12],
-    [3, 12],
-    [12, 8],
-    [4, 12],
-    [5, 6],
-    [6, 6],
-    [7, 5],
-    [8, 5],
-    [9, 5],
-    [10, 4],
-    [11, 30],
+    [11, 12],
+    [12, 12],
+    [13, 8],
+    [14, 12],
+    [15, 6],
+    [16, 6],
+    [17, 5],
+    [18, 5],
+    [19, 5],
+    [20, 4],
+    [21, 30],
   ];
   const totalWeight = statusWeights.reduce((sum, [, w]) => sum + w, 0);
   const pickStatus = () => {
@@ -320,7 +329,9 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
     const caseId = i + 1;
     const demo = demoCases[i];
     const companyId = demo ? (i === 2 ? 2 : 1) : rand() < 0.5 ? 1 : rand() < 0.6 ? 2 : 3;
-    const statusId = demo ? [1, 4, 11][i]! : pickStatus();
+    const statusId = demo
+      ? [SEED_STATUS.NEW, SEED_STATUS.INVESTIGATION, SEED_STATUS.CLOSED][i]!
+      : pickStatus();
     // Demo cases are recent; the others spread over the last 12 months.
     const created = Math.floor(now - (demo ? (i + 1) * 86_400_000 : 3600_000 + rand() * (YEAR - 7_200_000)));
     let caseNumber: string = demo?.caseNumber ?? '';
@@ -355,8 +366,8 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
       (s) =>
         s.caseStatusOrder > 1 &&
         s.caseStatusOrder <= status.caseStatusOrder &&
-        (s.caseStatusId !== 12 || statusId === 12) &&
-        !(statusId === 12 && s.caseStatusOrder > 3.2),
+        (s.caseStatusId !== SEED_STATUS.REJECTED || statusId === SEED_STATUS.REJECTED) &&
+        !(statusId === SEED_STATUS.REJECTED && s.caseStatusOrder > 3.2),
     );
     const steps = path.length <= 3 ? path : [...path.slice(0, 1), ...path.slice(-2)];
     const logs: CaseLog[] = steps.map((s, k) => {
@@ -387,7 +398,7 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
       created,
       companyId,
       categoryId: category.caseCategoryId,
-      lineId: statusId === 1 ? null : 1 + Math.floor(rand() * caseLines.length),
+      lineId: statusId === SEED_STATUS.NEW ? null : 1 + Math.floor(rand() * caseLines.length),
       channelId: demo ? 1 : pick([1, 1, 1, 2, 3, 4]),
       statusId,
       whistleblowerId: linked ? 1 : null,
@@ -434,7 +445,7 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
   }
 
   return {
-    version: 1,
+    version: STORE_VERSION,
     seededAt: new Date(now).toISOString(),
     counters: {
       user: userId,
@@ -443,7 +454,7 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
       partnerStaff: partnerStaff.length,
       companyStaff: companyStaff.length,
       whistleblower: whistleblowers.length,
-      caseStatus: 12,
+      caseStatus: Math.max(...SEED_STATUSES.map((s) => s.caseStatusId)),
       caseLine: caseLines.length,
       caseCategoryGroup: caseCategoryGroups.length,
       caseCategory: caseCategories.length,

@@ -20,6 +20,7 @@ import type {
   User,
   Whistleblower,
 } from '../types.ts';
+import { STORE_VERSION } from '../types.ts';
 import { removeStaleTemps, writeFileAtomic } from './atomic.ts';
 import { diskFiles, type FileStore, memoryFiles } from './files.ts';
 import { Table } from './table.ts';
@@ -140,7 +141,7 @@ export class Store {
 
   toDb(): Db {
     return {
-      version: 1,
+      version: STORE_VERSION,
       seededAt: this.seededAt,
       counters: this.counters,
       users: this.users.all(),
@@ -213,7 +214,7 @@ async function readDb(file: string): Promise<ReadResult> {
   try {
     const db = JSON.parse(text) as Db;
     const lists = ['users', 'partners', 'companies', 'caseStatuses', 'cases'] as const;
-    if (db.version !== 1 || !db.counters || lists.some((k) => !Array.isArray(db[k]))) {
+    if (db.version !== STORE_VERSION || !db.counters || lists.some((k) => !Array.isArray(db[k]))) {
       return { ok: false, reason: `store ${file} has an unknown shape` };
     }
     return { ok: true, db };
