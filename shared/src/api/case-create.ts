@@ -5,6 +5,7 @@
  * the gateway answers with the same field names and section-5 messages as the form shows.
  */
 import * as v from 'valibot';
+import { isCommonPassword } from '../common-passwords.ts';
 import { ATTACHMENTS_PER_CASE, ATTACHMENTS_PER_LOG } from '../constants.ts';
 import {
   type AllegedlyInvolved,
@@ -198,6 +199,9 @@ export function parseCaseCreateFields(parts: TextParts, filer: Filer): Result<Ca
       confirmPassword: parts.confirmPassword ?? '',
     });
     collect(errors, secret.issues);
+    if (secret.success && isCommonPassword(secret.output.password)) {
+      errors.password = M.casePasswordCommon;
+    }
     if (secret.success) ({ password, confirmPassword } = secret.output);
   } else {
     const channel = v.safeParse(channelSchema, numeric(parts.channelId || '1'));
@@ -282,7 +286,9 @@ export const caseCreateMultipartDoc = v.object({
   needsProtection: text('true/false (bawaan true)'),
   evidenceLink: text('maks. 255'),
   allegedlyInvolved: text('JSON: [{ name, position, description }]'),
-  password: text('tamu saja: kata sandi pengaduan, min. 8'),
+  password: text(
+    'tamu saja: kata sandi pengaduan baru, min. 10 karakter, bukan kata sandi umum, berulang atau berurutan',
+  ),
   confirmPassword: text('tamu saja: sama dengan password'),
   channelId: text('pengguna masuk saja: 1–4'),
   companyId: text('partner (tipe 3, 5) saja: perusahaan milik partner'),
