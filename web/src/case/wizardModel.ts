@@ -270,3 +270,15 @@ export function newIdempotencyKey(): string {
   c.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** True when the reporter has typed or chosen anything (leaving then asks first). */
+export function hasTypedData(s: WizardState): boolean {
+  const blank = initialWizardState();
+  return (Object.keys(blank) as (keyof WizardState)[]).some((key) => {
+    const value = s[key];
+    const initial = blank[key];
+    if (Array.isArray(value)) return value.length > 0;
+    if (typeof value === 'string') return value.trim() !== '';
+    return value !== initial;
+  });
+}

@@ -1,0 +1,123 @@
+import { Box, Button, HStack, IconButton, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { FIELD_LIMITS } from '@wbs/shared';
+import type { InvolvedRow } from '../wizardModel.ts';
+import type { StepProps } from './types.ts';
+
+const SINGLE = FIELD_LIMITS.singleLineInput;
+
+let rowCounter = 0;
+const newRow = (): InvolvedRow => ({ key: `row-${++rowCounter}`, name: '', position: '', description: '' });
+
+/** Pihak yang Diduga Terlibat: rows added, edited and removed in place. */
+export function InvolvedTable({ state, update }: Pick<StepProps, 'state' | 'update'>) {
+  const setRow = (key: string, patch: Partial<InvolvedRow>) =>
+    update({
+      allegedlyInvolved: state.allegedlyInvolved.map((r) => (r.key === key ? { ...r, ...patch } : r)),
+    });
+  return (
+    <Stack gap="2">
+      <HStack justify="space-between" wrap="wrap">
+        <Text fontWeight="medium" id="involved-title">
+          Pihak yang Diduga Terlibat
+        </Text>
+        <Button
+          size="sm"
+          variant="outline"
+          type="button"
+          onClick={() => update({ allegedlyInvolved: [...state.allegedlyInvolved, newRow()] })}
+        >
+          Tambah Pihak Terkait
+        </Button>
+      </HStack>
+      <Box maxH="200px" overflowY="auto" borderWidth="1px" rounded="md">
+        <Table.Root size="sm" aria-labelledby="involved-title" stickyHeader>
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader w="10">No</Table.ColumnHeader>
+              <Table.ColumnHeader>Nama</Table.ColumnHeader>
+              <Table.ColumnHeader>Posisi</Table.ColumnHeader>
+              <Table.ColumnHeader>Keterangan (area / unit bisnis)</Table.ColumnHeader>
+              <Table.ColumnHeader w="10">
+                <Box as="span" srOnly>
+                  Aksi
+                </Box>
+              </Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {state.allegedlyInvolved.length === 0 && (
+              <Table.Row>
+                <Table.Cell colSpan={5} color="fg.muted" textAlign="center">
+                  Belum ada pihak terkait.
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {state.allegedlyInvolved.map((row, index) => (
+              <Table.Row key={row.key}>
+                <Table.Cell>{index + 1}</Table.Cell>
+                <Table.Cell minW="32">
+                  <Input
+                    size="sm"
+                    aria-label={`Nama pihak terkait baris ${index + 1}`}
+                    value={row.name}
+                    maxLength={SINGLE}
+                    onChange={(e) => setRow(row.key, { name: e.target.value })}
+                  />
+                </Table.Cell>
+                <Table.Cell minW="32">
+                  <Input
+                    size="sm"
+                    aria-label={`Posisi pihak terkait baris ${index + 1}`}
+                    value={row.position}
+                    maxLength={SINGLE}
+                    onChange={(e) => setRow(row.key, { position: e.target.value })}
+                  />
+                </Table.Cell>
+                <Table.Cell minW="40">
+                  <Input
+                    size="sm"
+                    aria-label={`Keterangan pihak terkait baris ${index + 1}`}
+                    value={row.description}
+                    maxLength={SINGLE}
+                    onChange={(e) => setRow(row.key, { description: e.target.value })}
+                  />
+                </Table.Cell>
+                <Table.Cell>
+                  <IconButton
+                    size="xs"
+                    variant="ghost"
+                    colorPalette="red"
+                    aria-label={`Hapus baris ${index + 1}`}
+                    onClick={() =>
+                      update({
+                        allegedlyInvolved: state.allegedlyInvolved.filter((r) => r.key !== row.key),
+                      })
+                    }
+                  >
+                    <TrashIcon />
+                  </IconButton>
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+    </Stack>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" />
+    </svg>
+  );
+}
