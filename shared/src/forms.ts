@@ -218,6 +218,25 @@ const optionalLong = v.optional(
   '',
 );
 
+/** The report's question fields of wizard step 2, in the spec's order (the category aside). */
+export const QUESTION_KEYS = [
+  'what',
+  'where',
+  'when',
+  'perpetrator',
+  'directorate',
+  'division',
+  'how',
+  'involved',
+  'financialLoss',
+  'occurredBefore',
+  'reportedToBefore',
+  'perpetratorResponse',
+  'repeatReason',
+  'identificationReason',
+  'protectionReason',
+] as const;
+
 /** Step 2: the violation report (15 numbered questions; the first seven are required). */
 export const wizardStep2Schema = v.object({
   categoryId: chosenId(M.categoryRequired, M.categoryRequired),

@@ -13,6 +13,7 @@ import {
   casePasswordSchema,
   fieldErrors,
   involvedRowProblems,
+  QUESTION_KEYS,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
@@ -35,24 +36,7 @@ export const CASE_LOG_FILES = {
 /** Who files decides which fields apply (spec §6 "Filing a report"). */
 export type Filer = 'guest' | 'company' | 'partner';
 
-/** The report's question fields of wizard step 2, in the spec's order (the category aside). */
-export const QUESTION_KEYS = [
-  'what',
-  'where',
-  'when',
-  'perpetrator',
-  'directorate',
-  'division',
-  'how',
-  'involved',
-  'financialLoss',
-  'occurredBefore',
-  'reportedToBefore',
-  'perpetratorResponse',
-  'repeatReason',
-  'identificationReason',
-  'protectionReason',
-] as const;
+export { QUESTION_KEYS };
 
 export type CaseCreateInput = {
   anonymous: boolean;

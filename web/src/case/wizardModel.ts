@@ -6,12 +6,12 @@ import {
   casePasswordSchema,
   FIELD_MESSAGES,
   involvedRowProblems,
+  QUESTION_KEYS,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
   wizardStep3Schema,
 } from '@wbs/shared';
-import { QUESTION_KEYS } from '@wbs/shared/api/case-create';
 import { validate } from '../ui/validate.ts';
 
 export const STEP_TITLES = [
