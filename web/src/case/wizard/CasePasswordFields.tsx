@@ -51,7 +51,13 @@ export function CasePasswordFields({
         >
           <Text fontSize="sm">Frasa sandi Anda (catat sekarang, tidak dapat dipulihkan):</Text>
           <HStack justify="space-between" wrap="wrap" mt="1">
-            <Text fontFamily="mono" fontWeight="bold" fontSize="lg" wordBreak="break-all">
+            <Text
+              fontFamily="mono"
+              fontWeight="bold"
+              fontSize="lg"
+              wordBreak="break-all"
+              data-testid="passphrase-value"
+            >
               {shown}
             </Text>
             <Button
