@@ -5,6 +5,13 @@ import type { StepProps } from './types.ts';
 
 const SINGLE = FIELD_LIMITS.singleLineInput;
 
+/** The editable columns of a row, with the words of their accessible names. */
+const COLUMNS = [
+  { field: 'name', label: 'Nama', minW: '32' },
+  { field: 'position', label: 'Posisi', minW: '32' },
+  { field: 'description', label: 'Keterangan', minW: '40' },
+] as const;
+
 let rowCounter = 0;
 const newRow = (): InvolvedRow => ({ key: `row-${++rowCounter}`, name: '', position: '', description: '' });
 
@@ -55,33 +62,17 @@ export function InvolvedTable({ state, update }: Pick<StepProps, 'state' | 'upda
             {state.allegedlyInvolved.map((row, index) => (
               <Table.Row key={row.key}>
                 <Table.Cell>{index + 1}</Table.Cell>
-                <Table.Cell minW="32">
-                  <Input
-                    size="sm"
-                    aria-label={`Nama pihak terkait baris ${index + 1}`}
-                    value={row.name}
-                    maxLength={SINGLE}
-                    onChange={(e) => setRow(row.key, { name: e.target.value })}
-                  />
-                </Table.Cell>
-                <Table.Cell minW="32">
-                  <Input
-                    size="sm"
-                    aria-label={`Posisi pihak terkait baris ${index + 1}`}
-                    value={row.position}
-                    maxLength={SINGLE}
-                    onChange={(e) => setRow(row.key, { position: e.target.value })}
-                  />
-                </Table.Cell>
-                <Table.Cell minW="40">
-                  <Input
-                    size="sm"
-                    aria-label={`Keterangan pihak terkait baris ${index + 1}`}
-                    value={row.description}
-                    maxLength={SINGLE}
-                    onChange={(e) => setRow(row.key, { description: e.target.value })}
-                  />
-                </Table.Cell>
+                {COLUMNS.map((column) => (
+                  <Table.Cell key={column.field} minW={column.minW}>
+                    <Input
+                      size="sm"
+                      aria-label={`${column.label} pihak terkait baris ${index + 1}`}
+                      value={row[column.field]}
+                      maxLength={SINGLE}
+                      onChange={(e) => setRow(row.key, { [column.field]: e.target.value })}
+                    />
+                  </Table.Cell>
+                ))}
                 <Table.Cell>
                   <IconButton
                     size="xs"
