@@ -53,8 +53,14 @@ export const FIELD_MESSAGES = {
   max255: 'Maksimal 255 Karakter',
   max500: 'Maksimal 500 Karakter',
   evidenceRequired: 'Bukti Pendukung wajib diisi',
+  evidenceLinkInvalid:
+    'Tautan Bukti Pendukung harus berupa alamat web lengkap yang diawali http:// atau https://',
   casePasswordRequired: 'Kata sandi pengaduan wajib diisi',
-  casePasswordMin: 'Kata sandi pengaduan minimal 8 karakter.',
+  casePasswordMin: 'Kata sandi pengaduan minimal 10 karakter.',
+  casePasswordTrivial:
+    'Kata sandi pengaduan terlalu mudah ditebak: jangan gunakan karakter yang berulang atau berurutan.',
+  casePasswordCommon:
+    'Kata sandi pengaduan ini termasuk kata sandi yang umum dipakai dan mudah ditebak. Gunakan kata sandi lain atau buat frasa sandi acak.',
   casePasswordMismatch: 'Konfirmasi kata sandi pengaduan tidak sama',
   companyRequired: 'Perusahaan wajib diisi',
   channelInvalid: 'Saluran pengaduan tidak valid',

@@ -1,12 +1,14 @@
 import { targetAfterLogin } from '@wbs/shared/navigation';
 import { can } from '@wbs/shared/permissions';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AuthBridge } from './AuthBridge.tsx';
 import { useSession } from './api/session.ts';
 import { subjectOf } from './api/types.ts';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { LogoutPage } from './pages/LogoutPage.tsx';
+import { ErrorBoundary } from './ui/ErrorBoundary.tsx';
+import { lazyWithRetry as lazy } from './ui/lazyWithRetry.tsx';
 import { PageSpinner } from './ui/PageSpinner.tsx';
 import { PublicLayout } from './ui/PublicLayout.tsx';
 
@@ -40,7 +42,9 @@ function CaseCreateGuard({ children }: { children: ReactNode }) {
 
 const publicPage = (node: ReactNode) => (
   <PublicLayout>
-    <Suspense fallback={<PageSpinner />}>{node}</Suspense>
+    <ErrorBoundary offerReload>
+      <Suspense fallback={<PageSpinner />}>{node}</Suspense>
+    </ErrorBoundary>
   </PublicLayout>
 );
 
@@ -77,9 +81,11 @@ export function App() {
         </Route>
         <Route path="/admin/checkcase">{publicPage(<CheckCasePage />)}</Route>
         <Route path="/admin" nest>
-          <Suspense fallback={<PageSpinner />}>
-            <AdminArea />
-          </Suspense>
+          <ErrorBoundary offerReload>
+            <Suspense fallback={<PageSpinner />}>
+              <AdminArea />
+            </Suspense>
+          </ErrorBoundary>
         </Route>
         <Route>
           <Redirect to="/" replace />

@@ -10,6 +10,7 @@ import { ApiError, swrFetcher } from './api/client.ts';
 import { SESSION_KEY } from './api/session.ts';
 import { system } from './theme.ts';
 import { ConfirmProvider } from './ui/ConfirmDialog.tsx';
+import { ErrorBoundary } from './ui/ErrorBoundary.tsx';
 import { LoadingProvider } from './ui/LoadingOverlay.tsx';
 import { notify, Toaster } from './ui/toaster.tsx';
 
@@ -34,7 +35,10 @@ createRoot(root).render(
       >
         <LoadingProvider>
           <ConfirmProvider>
-            <App />
+            {/* The last line of defence: a failure anywhere shows a message, never a blank page. */}
+            <ErrorBoundary offerReload>
+              <App />
+            </ErrorBoundary>
             <Toaster />
           </ConfirmProvider>
         </LoadingProvider>

@@ -51,8 +51,8 @@ export function guestAnonymousFields(overrides: Record<string, string> = {}): Re
     needsProtection: 'true',
     evidenceLink: '',
     allegedlyInvolved: '[]',
-    password: 'Rahasia#2026',
-    confirmPassword: 'Rahasia#2026',
+    password: 'Pipa-Bocor-Gudang-7',
+    confirmPassword: 'Pipa-Bocor-Gudang-7',
     ...overrides,
   };
 }

@@ -294,3 +294,13 @@ export function readPdf(pdf: Buffer): PdfSummary {
     text: lines.filter(Boolean).join('\n'),
   };
 }
+
+/** A file that starts like a PNG and then is garbage: the gateway cannot re-encode it and refuses it. */
+export function makeBrokenPng(name: string): UploadFile {
+  const buffer = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    randomBytes(16),
+    Buffer.alloc(400, 0x41),
+  ]);
+  return { name, mimeType: 'image/png', buffer };
+}

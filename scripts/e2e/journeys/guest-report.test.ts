@@ -33,7 +33,7 @@ async function setLegacyKnobs(knobs: { down?: boolean }): Promise<void> {
 const stamp = Date.now().toString(36);
 const EVIDENCE = makePdf(`bukti-${stamp}.pdf`, `Bukti pendukung ${stamp}`);
 const PHOTO = makePng(`foto-${stamp}.png`);
-const CASE_PASSWORD = `Rahasia-${stamp}`;
+const CASE_PASSWORD = `Pipa-Bocor-${stamp}`;
 const A4 = [0, 0, 595.28, 841.89];
 
 /** Filled in by the first test, used by the tracking test. */
@@ -147,6 +147,10 @@ describe('a guest files a report and tracks it', () => {
     expect(pdf.mediaBoxes.length).toBeGreaterThan(0);
     for (const box of pdf.mediaBoxes) expect(box).toEqual(A4);
     expect(pdf.text).toContain(caseNumber);
+    // The PDF reader splits lines at each text run: compare without whitespace.
+    expect(pdf.text.replace(/\s+/g, ''), 'the receipt time in WIB, labelled').toMatch(
+      /\d{2}\/\d{2}\/\d{4}\d{2}:\d{2}WIB/,
+    );
 
     // Tutup: a guest goes back to /.
     await success.getByRole('button', { name: 'Tutup', exact: true }).click();

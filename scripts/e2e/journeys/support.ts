@@ -54,7 +54,13 @@ const FAILED_RESOURCE = /^Failed to load resource: the server responded with a s
 export async function openActor(
   browser: Browser,
   name: string,
-  options: { viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    isMobile?: boolean;
+    hasTouch?: boolean;
+    /** The browser's zone (default Asia/Jakarta): another zone proves WIB is printed regardless. */
+    timezoneId?: string;
+  } = {},
 ): Promise<Actor> {
   const context = await browser.newContext({
     baseURL: baseUrl,
@@ -62,7 +68,7 @@ export async function openActor(
     isMobile: options.isMobile ?? false,
     hasTouch: options.hasTouch ?? false,
     locale: 'id-ID',
-    timezoneId: 'Asia/Jakarta',
+    timezoneId: options.timezoneId ?? 'Asia/Jakarta',
     acceptDownloads: true,
   });
   context.setDefaultTimeout(STEP_TIMEOUT_MS);

@@ -71,3 +71,41 @@ export async function fillReport(page: Page, category = 'Suap dan Gratifikasi'):
   }
   await choose(main.getByRole('radiogroup', { name: /^15\. / }), 'radio', 'Tidak');
 }
+
+/** Opens /case/create as a guest and fills steps 0 to 2 (anonymous), leaving the wizard on step 3. */
+export async function fillGuestWizardToEvidence(page: Page): Promise<void> {
+  await page.goto('/case/create');
+  await waitForStep(page, 0);
+  await fillIdentityAnonymous(page);
+  await next(page);
+  await waitForStep(page, 1);
+  await fillCommunication(page);
+  await next(page);
+  await waitForStep(page, 2);
+  await fillReport(page);
+  await next(page);
+  await waitForStep(page, 3);
+}
+
+/** Types the case password and its confirmation. */
+export async function fillCasePassword(page: Page, password: string): Promise<void> {
+  const main = page.getByRole('main');
+  await main.getByLabel('Kata sandi pengaduan', { exact: true }).fill(password);
+  await main.getByLabel('Konfirmasi kata sandi pengaduan', { exact: true }).fill(password);
+}
+
+/** Save, then Simpan in the "Simpan Pengaduan" confirmation. */
+export async function saveReport(page: Page): Promise<void> {
+  await page.getByRole('main').getByRole('button', { name: 'Save', exact: true }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Simpan Pengaduan' });
+  await confirm.getByText('Anda yakin ingin menyimpan pengaduan ini ?', { exact: true }).waitFor();
+  await confirm.getByRole('button', { name: 'Simpan', exact: true }).click();
+}
+
+/** The complaint number shown in the success dialog. */
+export async function shownCaseNumber(page: Page): Promise<string> {
+  const success = page.getByRole('alertdialog', { name: 'Pengaduan Berhasil Dibuat' });
+  const numberButton = success.getByRole('button', { name: /^Nomor Pengaduan WBS-\d{8}/ });
+  await numberButton.waitFor();
+  return (await numberButton.innerText()).trim();
+}

@@ -5,6 +5,7 @@
  * the gateway answers with the same field names and section-5 messages as the form shows.
  */
 import * as v from 'valibot';
+import { isCommonPassword } from '../common-passwords.ts';
 import { ATTACHMENTS_PER_CASE, ATTACHMENTS_PER_LOG } from '../constants.ts';
 import {
   type AllegedlyInvolved,
@@ -12,6 +13,7 @@ import {
   casePasswordSchema,
   fieldErrors,
   involvedRowProblems,
+  QUESTION_KEYS,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
@@ -34,24 +36,7 @@ export const CASE_LOG_FILES = {
 /** Who files decides which fields apply (spec §6 "Filing a report"). */
 export type Filer = 'guest' | 'company' | 'partner';
 
-/** The report's question fields of wizard step 2, in the spec's order (the category aside). */
-export const QUESTION_KEYS = [
-  'what',
-  'where',
-  'when',
-  'perpetrator',
-  'directorate',
-  'division',
-  'how',
-  'involved',
-  'financialLoss',
-  'occurredBefore',
-  'reportedToBefore',
-  'perpetratorResponse',
-  'repeatReason',
-  'identificationReason',
-  'protectionReason',
-] as const;
+export { QUESTION_KEYS };
 
 export type CaseCreateInput = {
   anonymous: boolean;
@@ -198,6 +183,9 @@ export function parseCaseCreateFields(parts: TextParts, filer: Filer): Result<Ca
       confirmPassword: parts.confirmPassword ?? '',
     });
     collect(errors, secret.issues);
+    if (secret.success && isCommonPassword(secret.output.password)) {
+      errors.password = M.casePasswordCommon;
+    }
     if (secret.success) ({ password, confirmPassword } = secret.output);
   } else {
     const channel = v.safeParse(channelSchema, numeric(parts.channelId || '1'));
@@ -282,7 +270,9 @@ export const caseCreateMultipartDoc = v.object({
   needsProtection: text('true/false (bawaan true)'),
   evidenceLink: text('maks. 255'),
   allegedlyInvolved: text('JSON: [{ name, position, description }]'),
-  password: text('tamu saja: kata sandi pengaduan, min. 8'),
+  password: text(
+    'tamu saja: kata sandi pengaduan baru, min. 10 karakter, bukan kata sandi umum, berulang atau berurutan',
+  ),
   confirmPassword: text('tamu saja: sama dengan password'),
   channelId: text('pengguna masuk saja: 1–4'),
   companyId: text('partner (tipe 3, 5) saja: perusahaan milik partner'),

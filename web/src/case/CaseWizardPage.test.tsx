@@ -7,7 +7,10 @@ import { ConfirmProvider } from '../ui/ConfirmDialog.tsx';
 import { LoadingProvider } from '../ui/LoadingOverlay.tsx';
 import CaseWizardPage from './CaseWizardPage.tsx';
 
-vi.mock('../ui/toaster.tsx', () => ({ notify: { warning: vi.fn(), problem: vi.fn(), success: vi.fn() } }));
+vi.mock('../ui/toaster.tsx', () => ({
+  notify: { warning: vi.fn(), problem: vi.fn(), success: vi.fn(), error: vi.fn() },
+  preloadToaster: vi.fn(async () => undefined),
+}));
 
 function renderWizard() {
   vi.stubGlobal(
@@ -61,5 +64,9 @@ describe('report wizard (rendered)', () => {
     expect(screen.queryByLabelText('Nama')).toBeNull();
     expect(screen.queryByLabelText('Provinsi')).toBeNull();
     expect(screen.getByLabelText('Email')).toBeTruthy();
+    // Issue 8 §7: what the contact details are for and who sees them.
+    const notice = screen.getByTestId('contact-use-notice').textContent ?? '';
+    expect(notice).toContain('tersamar');
+    expect(notice).toContain('jejak audit');
   });
 });

@@ -1,18 +1,28 @@
-import { Box, Button, Container, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { can } from '@wbs/shared';
-import { useRef, useState } from 'react';
+import { Box, Button, Container, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { can, FIELD_MESSAGES } from '@wbs/shared';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, upload } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
-import { useConfirm } from '../ui/ConfirmDialog.tsx';
+import { preloadConfirmDialog, useConfirm } from '../ui/ConfirmDialog.tsx';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
-import { notify } from '../ui/toaster.tsx';
-import { SuccessDialog } from './SuccessDialog.tsx';
-import { StepCommunication, StepEvidence, StepIdentity, StepReport } from './steps.tsx';
+import { retryImport } from '../ui/lazyWithRetry.tsx';
+import { notify, preloadToaster } from '../ui/toaster.tsx';
+import { fileErrorsFrom } from './attachments.ts';
+import { SafeSuccessDialog } from './SuccessDialog.tsx';
+import { StepCommunication } from './wizard/StepCommunication.tsx';
+import { StepEvidence } from './wizard/StepEvidence.tsx';
+import { StepIdentity } from './wizard/StepIdentity.tsx';
+import { StepIndicator } from './wizard/StepIndicator.tsx';
+import { StepReport } from './wizard/StepReport.tsx';
+import type { StepProps } from './wizard/types.ts';
+import { isGuardEntry, useLeaveGuard } from './wizard/useLeaveGuard.ts';
 import {
   buildCaseForm,
   type FilerContext,
+  hasTypedData,
   initialWizardState,
   LAST_STEP,
   newIdempotencyKey,
@@ -22,12 +32,33 @@ import {
   type WizardState,
 } from './wizardModel.ts';
 
-export type StepProps = {
-  state: WizardState;
-  errors: Record<string, string>;
-  update: (patch: Partial<WizardState>) => void;
-  ctx: FilerContext;
-};
+const loadCommonPasswords = () => retryImport(() => import('@wbs/shared/common-passwords'));
+
+/** The common-password rule, checked here too so the reporter hears it before sending files. */
+async function commonPasswordError(password: string): Promise<string | null> {
+  try {
+    const { isCommonPassword } = await loadCommonPasswords();
+    return isCommonPassword(password) ? FIELD_MESSAGES.casePasswordCommon : null;
+  } catch {
+    // The list could not load (offline): the gateway checks the same list on submit.
+    return null;
+  }
+}
+
+/** Brings the first error into view, clear of the sticky header (centred), and focuses its field. */
+function revealFirstError() {
+  requestAnimationFrame(() => {
+    const first = document.querySelector<HTMLElement>(
+      'main form [aria-invalid="true"], main form [data-invalid], main form [data-file-error]',
+    );
+    if (!first) return;
+    first.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    const field = first.matches('input, textarea, select')
+      ? first
+      : first.querySelector<HTMLElement>('input, textarea, select, button');
+    field?.focus({ preventScroll: true });
+  });
+}
 
 export default function CaseWizardPage() {
   const { user } = useSession();
@@ -41,14 +72,28 @@ export default function CaseWizardPage() {
   const [step, setStep] = useState(0);
   const [state, setState] = useState<WizardState>(initialWizardState);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [fileErrors, setFileErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState<{ caseNumber: string; at: Date } | null>(null);
   // One key per submission: reused when the same, unchanged form is sent again after a failure.
   const idempotencyKey = useRef<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  // Everything a submission needs is loaded before it starts: a connection that drops at the moment
+  // of sending (or a deployment meanwhile) must not leave the page without its dialogs and messages.
+  useEffect(() => {
+    void preloadConfirmDialog();
+    void preloadToaster();
+  }, []);
+  useEffect(() => {
+    if (step === LAST_STEP && !ctx.signedIn) void loadCommonPasswords().catch(() => undefined);
+  }, [step, ctx.signedIn]);
+
+  useLeaveGuard(created === null && hasTypedData(state));
+
   const update = (patch: Partial<WizardState>) => {
     idempotencyKey.current = null;
+    if ('evidence' in patch || 'attachments' in patch) setFileErrors({});
     setState((old) => ({ ...old, ...patch }));
     setErrors((old) => {
       const keys = Object.keys(patch);
@@ -68,7 +113,10 @@ export default function CaseWizardPage() {
   const next = () => {
     const result = validateStep(step, state, ctx);
     setErrors(result.errors);
-    if (Object.keys(result.errors).length > 0) return;
+    if (Object.keys(result.errors).length > 0) {
+      revealFirstError();
+      return;
+    }
     goTo(step + 1);
   };
 
@@ -79,8 +127,13 @@ export default function CaseWizardPage() {
 
   async function save() {
     const result = validateStep(LAST_STEP, state, ctx);
+    if (!ctx.signedIn && !result.errors.password) {
+      const common = await commonPasswordError(state.password);
+      if (common) result.errors.password = common;
+    }
     setErrors(result.errors);
     if (result.warnings.length > 0) notify.warning(result.warnings);
+    if (Object.keys(result.errors).length > 0) revealFirstError();
     if (Object.keys(result.errors).length > 0 || result.warnings.length > 0) return;
     // Earlier steps were validated on Next; check them again in case the session changed meanwhile.
     for (let s = 0; s < LAST_STEP; s++) {
@@ -116,12 +169,23 @@ export default function CaseWizardPage() {
     } catch (error) {
       // Everything typed (files included) stays in memory for another try.
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
-        const fields = Object.keys(error.fieldErrors);
-        const target = Math.min(...fields.map(stepOfField));
-        setErrors(error.fieldErrors);
+        const placed = fileErrorsFrom(error.fieldErrors, state.evidence, state.attachments);
+        const fieldErrors = { ...error.fieldErrors };
+        for (const key of Object.keys(fieldErrors)) {
+          if (key.startsWith('evidence') || key.startsWith('attachments')) delete fieldErrors[key];
+        }
+        Object.assign(fieldErrors, placed.unplaced);
+        const fields = [...Object.keys(fieldErrors), ...Object.keys(placed.byFile).map(() => 'evidence')];
+        const target = fields.length > 0 ? Math.min(...fields.map(stepOfField)) : step;
+        setErrors(fieldErrors);
+        setFileErrors(placed.byFile);
         if (target !== step) goTo(target);
+        // Spec section 8: the status text and every error text, joined.
+        notify.error([...error.messages, ...Object.values(error.fieldErrors)]);
+        setTimeout(revealFirstError, 50);
+      } else {
+        notify.problem(error);
       }
-      notify.problem(error);
     } finally {
       loading.hide();
       setSubmitting(false);
@@ -133,12 +197,12 @@ export default function CaseWizardPage() {
     setCreated(null);
     setState(initialWizardState());
     setStep(0);
-    navigate(signedIn ? '/admin/case' : '/');
+    navigate(signedIn ? '/admin/case' : '/', { replace: isGuardEntry() });
   };
 
   if (user && !can(subjectOf(user), 'cases:create')) return null;
 
-  const stepProps: StepProps = { state, errors, update, ctx };
+  const stepProps: StepProps = { state, errors, fileErrors, update, ctx };
   return (
     <Container maxW="4xl">
       <Stack gap="6">
@@ -164,10 +228,13 @@ export default function CaseWizardPage() {
             <Heading as="h2" size="lg" mb="6" ref={headingRef} tabIndex={-1} outline="none">
               {STEP_TITLES[step]}
             </Heading>
-            {step === 0 && <StepIdentity {...stepProps} />}
-            {step === 1 && <StepCommunication {...stepProps} />}
-            {step === 2 && <StepReport {...stepProps} />}
-            {step === 3 && <StepEvidence {...stepProps} />}
+            {/* A failing step shows a message; the typed data lives above it and stays. */}
+            <ErrorBoundary key={step}>
+              {step === 0 && <StepIdentity {...stepProps} />}
+              {step === 1 && <StepCommunication {...stepProps} />}
+              {step === 2 && <StepReport {...stepProps} />}
+              {step === 3 && <StepEvidence {...stepProps} />}
+            </ErrorBoundary>
             <Flex mt="8" gap="3" justify="space-between" wrap="wrap">
               <Button type="button" variant="outline" onClick={previous} disabled={step === 0 || submitting}>
                 Previous
@@ -184,54 +251,13 @@ export default function CaseWizardPage() {
         </Box>
       </Stack>
       {created && (
-        <SuccessDialog caseNumber={created.caseNumber} createdAt={created.at} guest={!user} onClose={close} />
+        <SafeSuccessDialog
+          caseNumber={created.caseNumber}
+          createdAt={created.at}
+          guest={!user}
+          onClose={close}
+        />
       )}
     </Container>
-  );
-}
-
-function StepIndicator({ step }: { step: number }) {
-  return (
-    <Box as="ol" aria-label="Langkah pengisian" display="grid" gridTemplateColumns="repeat(4, 1fr)" gap="2">
-      {STEP_TITLES.map((title, index) => {
-        const state = index < step ? 'done' : index === step ? 'current' : 'todo';
-        return (
-          <HStack
-            as="li"
-            key={title}
-            aria-current={state === 'current' ? 'step' : undefined}
-            gap="2"
-            align="flex-start"
-            listStyleType="none"
-          >
-            <Flex
-              flexShrink={0}
-              w="7"
-              h="7"
-              rounded="full"
-              align="center"
-              justify="center"
-              fontSize="sm"
-              fontWeight="bold"
-              bg={state === 'todo' ? 'bg.muted' : 'brand.solid'}
-              color={state === 'todo' ? 'fg' : 'brand.contrast'}
-              aria-hidden="true"
-            >
-              {index + 1}
-            </Flex>
-            <Text
-              fontSize="sm"
-              fontWeight={state === 'current' ? 'semibold' : 'normal'}
-              display={{ base: state === 'current' ? 'block' : 'none', md: 'block' }}
-            >
-              <Box as="span" srOnly>
-                {`Langkah ${index + 1}${state === 'done' ? ' (selesai)' : ''}: `}
-              </Box>
-              {title}
-            </Text>
-          </HStack>
-        );
-      })}
-    </Box>
   );
 }

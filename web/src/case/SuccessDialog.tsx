@@ -1,27 +1,15 @@
-import { Button, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared';
 import { useState } from 'react';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { notify } from '../ui/toaster.tsx';
+import { copyText } from './copyText.ts';
+import { formatWib } from './receiptTime.ts';
 import { CASE_NUMBER_REMINDER } from './reminder.ts';
 
-async function copyText(value: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(value);
-    return true;
-  } catch {
-    // Clipboard API unavailable (non-secure context): fall back to a temporary selection.
-    const area = document.createElement('textarea');
-    area.value = value;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
+export const PDF_FAILED =
+  'Bukti pengaduan (PDF) gagal dibuat. Nomor Pengaduan Anda tetap tersimpan di sini: salin atau catat, lalu coba lagi.';
 
 /** Pengaduan Berhasil Dibuat: the complaint number (click to copy), a reminder, Tutup and the PDF. */
 export function SuccessDialog(props: {
@@ -31,19 +19,36 @@ export function SuccessDialog(props: {
   onClose: () => void;
 }) {
   const [downloading, setDownloading] = useState(false);
+  const [pdfFailed, setPdfFailed] = useState(false);
   const copy = async () => {
     if (await copyText(props.caseNumber)) notify.success(UI_MESSAGES.caseNumberCopied);
   };
+  // The number is shown once: whatever happens to the PDF (its code or fonts cannot load, the
+  // connection dropped, a deployment meanwhile) the dialog and the number stay, with a retry and a
+  // plain-text receipt made on the device.
   const download = async () => {
     setDownloading(true);
     try {
-      const { downloadCaseNumberPdf } = await import('./pdf.ts');
+      const { downloadCaseNumberPdf } = await retryImport(() => import('./pdf.ts'));
       await downloadCaseNumberPdf(props.caseNumber, props.createdAt);
-    } catch (error) {
-      notify.problem(error);
+      setPdfFailed(false);
+    } catch {
+      setPdfFailed(true);
+      notify.error(PDF_FAILED);
     } finally {
       setDownloading(false);
     }
+  };
+  const downloadText = () => {
+    const text = `Whistleblowing System\nBukti Pengaduan\n\nNomor Pengaduan: ${props.caseNumber}\nTanggal dibuat: ${formatWib(props.createdAt)}\n\n${CASE_NUMBER_REMINDER}\n`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${props.caseNumber}.txt`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
   return (
     <Dialog.Root
@@ -79,6 +84,19 @@ export function SuccessDialog(props: {
                 <Text fontSize="sm" color="fg.muted">
                   Klik nomor untuk menyalin.
                 </Text>
+                {pdfFailed && (
+                  <Stack role="alert" bg="bg.error" p="3" rounded="md" fontSize="sm" gap="2" w="full">
+                    <Text>{PDF_FAILED}</Text>
+                    <HStack justify="center" gap="2" wrap="wrap">
+                      <Button size="xs" onClick={download} loading={downloading}>
+                        Coba lagi
+                      </Button>
+                      <Button size="xs" variant="outline" onClick={downloadText}>
+                        Unduh sebagai teks
+                      </Button>
+                    </HStack>
+                  </Stack>
+                )}
                 <Text bg="orange.subtle" color="orange.fg" p="3" rounded="md" fontSize="sm">
                   {props.guest
                     ? CASE_NUMBER_REMINDER
@@ -98,5 +116,43 @@ export function SuccessDialog(props: {
         </Dialog.Positioner>
       </Portal>
     </Dialog.Root>
+  );
+}
+
+/**
+ * The success dialog behind its own boundary: should the dialog itself fail, the number still
+ * shows, plainly, with Tutup.
+ */
+export function SafeSuccessDialog(props: Parameters<typeof SuccessDialog>[0]) {
+  return (
+    <ErrorBoundary
+      fallback={() => (
+        <Box
+          role="alertdialog"
+          aria-label="Pengaduan Berhasil Dibuat"
+          position="fixed"
+          inset="0"
+          zIndex="modal"
+          bg="bg.panel"
+          p="6"
+        >
+          <Stack gap="4" align="center" textAlign="center" maxW="md" mx="auto" mt="20">
+            <Text fontWeight="bold" fontSize="xl">
+              Pengaduan Berhasil Dibuat
+            </Text>
+            <Text>Nomor Pengaduan Anda:</Text>
+            <Text fontSize="2xl" fontWeight="bold" data-testid="case-number" userSelect="all">
+              {props.caseNumber}
+            </Text>
+            <Text fontSize="sm">{CASE_NUMBER_REMINDER}</Text>
+            <Button variant="outline" onClick={props.onClose}>
+              Tutup
+            </Button>
+          </Stack>
+        </Box>
+      )}
+    >
+      <SuccessDialog {...props} />
+    </ErrorBoundary>
   );
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addAttachments, checkEvidence, extensionOf, fileProblem } from './attachments.ts';
+import {
+  ACCEPTED_FILES_HELP,
+  addAttachments,
+  checkEvidence,
+  extensionOf,
+  fileErrorsFrom,
+  fileProblem,
+} from './attachments.ts';
 
 const MB = 1024 * 1024;
 const f = (name: string, size = 1000) => ({ name, size });
@@ -45,5 +52,45 @@ describe('attachment checks', () => {
     const result = addAttachments(f('main.pdf'), full, [f('6.pdf')]);
     expect(result.attachments).toHaveLength(4);
     expect(result.messages).toEqual(['Lampiran sudah mencapai batas maksimal']);
+  });
+});
+
+describe('server refusals placed next to their files', () => {
+  const evidence = f('bukti.pdf');
+  const photos = [f('foto-rusak.png'), f('foto-baik.jpg')];
+
+  it('by the file named in the message', () => {
+    const result = fileErrorsFrom(
+      {
+        attachments:
+          'Gambar foto-rusak.png tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
+      },
+      evidence,
+      photos,
+    );
+    expect(Object.keys(result.byFile)).toEqual(['foto-rusak.png']);
+    expect(result.unplaced).toEqual({});
+  });
+
+  it('by the index in the key, or the only file of the field', () => {
+    expect(fileErrorsFrom({ 'attachments.1': 'Rusak' }, evidence, photos).byFile).toEqual({
+      'foto-baik.jpg': 'Rusak',
+    });
+    expect(fileErrorsFrom({ evidence: 'Rusak' }, evidence, photos).byFile).toEqual({ 'bukti.pdf': 'Rusak' });
+  });
+
+  it('keeps a reason that names no file under its field, and ignores other fields', () => {
+    const result = fileErrorsFrom(
+      { attachments: 'Lampiran tidak boleh melebihi 5', email: 'x' },
+      evidence,
+      photos,
+    );
+    expect(result).toEqual({ byFile: {}, unplaced: { attachments: 'Lampiran tidak boleh melebihi 5' } });
+  });
+
+  it('lists all 21 extensions of spec section 5 in the help text', () => {
+    for (const ext of ['mpga', 'mpeg', 'mp4a', 'pdf', '3gp', 'pptx'])
+      expect(ACCEPTED_FILES_HELP).toContain(ext);
+    expect(ACCEPTED_FILES_HELP.split(',').length).toBe(21);
   });
 });

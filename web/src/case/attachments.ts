@@ -77,3 +77,41 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** The accepted-files help text: every extension of spec section 5. */
+export const ACCEPTED_FILES_HELP = `Maksimal 10 MB. Jenis file: ${ATTACHMENT_EXTENSIONS.join(', ')}.`;
+
+const FILE_FIELDS = new Set(['evidence', 'attachments']);
+
+/**
+ * Places the server's refusals of files (`errors.evidence`, `errors.attachments`, `attachments.2`…)
+ * next to the files they name: by the file name in the message, else by the index in the key, else
+ * the only file of that field. What names no file stays a field error under its picker.
+ */
+export function fileErrorsFrom<F extends FileLike>(
+  fieldErrors: Record<string, string>,
+  evidence: F | null,
+  attachments: readonly F[],
+): { byFile: Record<string, string>; unplaced: Record<string, string> } {
+  const byFile: Record<string, string> = {};
+  const unplaced: Record<string, string> = {};
+  const all = [...(evidence ? [evidence] : []), ...attachments];
+  const put = (name: string, message: string) => {
+    byFile[name] = byFile[name] && byFile[name] !== message ? `${byFile[name]}\n${message}` : message;
+  };
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    const [root, index] = key.split(/[.[\]]+/).filter(Boolean);
+    if (!root || !FILE_FIELDS.has(root)) continue;
+    const named = all.filter((file) => message.includes(file.name));
+    if (named.length > 0) {
+      for (const file of named) put(file.name, message);
+      continue;
+    }
+    const candidates = root === 'evidence' ? (evidence ? [evidence] : []) : attachments;
+    const byIndex = index !== undefined ? candidates[Number(index)] : undefined;
+    const target = byIndex ?? (candidates.length === 1 ? candidates[0] : undefined);
+    if (target) put(target.name, message);
+    else unplaced[root] = message;
+  }
+  return { byFile, unplaced };
+}

@@ -4,6 +4,8 @@ import mediumUrl from 'pdfmake/build/fonts/Roboto/Roboto-Medium.ttf?url';
 import mediumItalicUrl from 'pdfmake/build/fonts/Roboto/Roboto-MediumItalic.ttf?url';
 import regularUrl from 'pdfmake/build/fonts/Roboto/Roboto-Regular.ttf?url';
 import type { TDocumentDefinitions } from 'pdfmake/interfaces';
+import { retryImport } from '../ui/lazyWithRetry.tsx';
+import { formatWib } from './receiptTime.ts';
 import { CASE_NUMBER_REMINDER } from './reminder.ts';
 
 const absolute = (url: string) => new URL(url, window.location.origin).href;
@@ -20,10 +22,7 @@ export function caseNumberDocument(caseNumber: string, createdAt: Date): TDocume
       { text: 'Nomor Pengaduan', style: 'label' },
       { text: caseNumber, style: 'number', margin: [0, 4, 0, 16] },
       { text: 'Tanggal dibuat', style: 'label' },
-      {
-        text: createdAt.toLocaleString('id-ID', { dateStyle: 'long', timeStyle: 'short' }),
-        margin: [0, 4, 0, 24],
-      },
+      { text: formatWib(createdAt), margin: [0, 4, 0, 24] },
       { text: CASE_NUMBER_REMINDER, style: 'reminder' },
     ],
     styles: {
@@ -37,7 +36,7 @@ export function caseNumberDocument(caseNumber: string, createdAt: Date): TDocume
 }
 
 export async function downloadCaseNumberPdf(caseNumber: string, createdAt = new Date()): Promise<void> {
-  const mod = await import('pdfmake/build/pdfmake');
+  const mod = await retryImport(() => import('pdfmake/build/pdfmake'));
   const pdfMake = (mod.default ?? mod) as typeof mod.default;
   pdfMake.setUrlAccessPolicy((url) => url.startsWith(`${window.location.origin}/`));
   pdfMake.setFonts({

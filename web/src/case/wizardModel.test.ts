@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildCaseForm,
   type FilerContext,
+  hasTypedData,
   initialWizardState,
   stepOfField,
   validateStep,
@@ -134,5 +135,25 @@ describe('case multipart body', () => {
     expect(form.get('companyId')).toBe('7');
     expect(form.get('password')).toBeNull();
     expect(buildCaseForm(filled(), staff).get('companyId')).toBeNull();
+  });
+});
+
+describe('typed data (leaving asks first)', () => {
+  it('a blank wizard has none; any typed text, choice, file or row has some', () => {
+    expect(hasTypedData(initialWizardState())).toBe(false);
+    expect(hasTypedData({ ...initialWizardState(), name: '   ' })).toBe(false);
+    for (const patch of [
+      { what: 'x' },
+      { anonymous: true },
+      { reporterType: 1 },
+      { communicationTypes: [0] },
+      { needsProtection: false },
+      { evidence: new File(['a'], 'a.pdf') },
+      { allegedlyInvolved: [{ key: 'r', name: '', position: '', description: '' }] },
+    ]) {
+      expect(hasTypedData({ ...initialWizardState(), ...patch }), JSON.stringify(Object.keys(patch))).toBe(
+        true,
+      );
+    }
   });
 });

@@ -6,12 +6,12 @@ import {
   casePasswordSchema,
   FIELD_MESSAGES,
   involvedRowProblems,
+  QUESTION_KEYS,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
   wizardStep3Schema,
 } from '@wbs/shared';
-import { QUESTION_KEYS } from '@wbs/shared/api/case-create';
 import { validate } from '../ui/validate.ts';
 
 export const STEP_TITLES = [
@@ -269,4 +269,16 @@ export function newIdempotencyKey(): string {
   const bytes = new Uint8Array(16);
   c.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** True when the reporter has typed or chosen anything (leaving then asks first). */
+export function hasTypedData(s: WizardState): boolean {
+  const blank = initialWizardState();
+  return (Object.keys(blank) as (keyof WizardState)[]).some((key) => {
+    const value = s[key];
+    const initial = blank[key];
+    if (Array.isArray(value)) return value.length > 0;
+    if (typeof value === 'string') return value.trim() !== '';
+    return value !== initial;
+  });
 }

@@ -1,13 +1,15 @@
 import {
   createContext,
-  lazy,
   type ReactNode,
   Suspense,
   useCallback,
   useContext,
+  useEffect,
   useRef,
   useState,
 } from 'react';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { lazyWithRetry } from './lazyWithRetry.tsx';
 
 export type ConfirmOptions = {
   title: string;
@@ -20,7 +22,18 @@ type Pending = ConfirmOptions & { resolve: (ok: boolean) => void };
 
 const ConfirmContext = createContext<((options: ConfirmOptions) => Promise<boolean>) | null>(null);
 // The dialog machinery (focus trap, scroll lock) loads on first use, not with the landing page.
-const ConfirmDialogView = lazy(() => import('./ConfirmDialogView.tsx'));
+const ConfirmDialogView = lazyWithRetry(() => import('./ConfirmDialogView.tsx'));
+/** Loads the dialog before a flow that will ask (the wizard), so a dropped connection cannot stop it. */
+export const preloadConfirmDialog = () => ConfirmDialogView.preload();
+
+/** The dialog could not load: ask with the browser's own confirm, so the question is never lost. */
+function NativeConfirm(props: { pending: Pending | null; onClose: (ok: boolean) => void }) {
+  const { pending, onClose } = props;
+  useEffect(() => {
+    if (pending) onClose(window.confirm(`${pending.title}\n\n${pending.message}`));
+  }, [pending, onClose]);
+  return null;
+}
 
 /** `await confirm({ title, message, actionLabel })` → true when the action button was chosen. */
 export function useConfirm() {
@@ -53,15 +66,17 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
     <ConfirmContext.Provider value={confirm}>
       {children}
       {used && (
-        <Suspense fallback={null}>
-          <ConfirmDialogView
-            open={pending !== null}
-            title={pending?.title ?? ''}
-            message={pending?.message ?? ''}
-            actionLabel={pending?.actionLabel ?? 'Oke'}
-            onClose={close}
-          />
-        </Suspense>
+        <ErrorBoundary fallback={() => <NativeConfirm pending={pending} onClose={close} />}>
+          <Suspense fallback={null}>
+            <ConfirmDialogView
+              open={pending !== null}
+              title={pending?.title ?? ''}
+              message={pending?.message ?? ''}
+              actionLabel={pending?.actionLabel ?? 'Oke'}
+              onClose={close}
+            />
+          </Suspense>
+        </ErrorBoundary>
       )}
     </ConfirmContext.Provider>
   );

@@ -91,7 +91,7 @@ describe('POST /cases as a guest', () => {
     expect(reply.message).toBe('Pengaduan berhasil dibuat');
     expect(reply.caseNumber).toMatch(/^WBS-\d{8}$/);
 
-    const stored = await legacyTrack(t.legacy.apiUrl, reply.caseNumber, 'Rahasia#2026');
+    const stored = await legacyTrack(t.legacy.apiUrl, reply.caseNumber, 'Pipa-Bocor-Gudang-7');
     expect(stored.caseCompanyId).toBe(1);
     expect(stored.caseWhistleblowerIsAnonym).toBe(1);
     expect(stored.caseWhistleblowerName).toBe('');
@@ -110,13 +110,13 @@ describe('POST /cases as a guest', () => {
     const logText = JSON.stringify(t.logs);
     expect(logText).not.toContain(reply.caseNumber);
     expect(logText).not.toContain('pelapor@example.com');
-    expect(logText).not.toContain('Rahasia#2026');
+    expect(logText).not.toContain('Pipa-Bocor-Gudang-7');
   });
 
   it('files an identified report with every field mapped to the legacy fields', async () => {
     const res = await submit(identifiedFields(), [evidence()]);
     expect(res.statusCode).toBe(201);
-    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Rahasia#2026');
+    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Pipa-Bocor-Gudang-7');
     expect(stored).toMatchObject({
       caseWhistleblowerName: 'Siti Aminah',
       caseWhistleblowerDept: 'Keuangan',
@@ -191,7 +191,17 @@ describe('POST /cases as a guest', () => {
     [
       { password: 'pendek', confirmPassword: 'pendek' },
       'password',
-      'Kata sandi pengaduan minimal 8 karakter.',
+      'Kata sandi pengaduan minimal 10 karakter.',
+    ],
+    [
+      { password: '1234567890', confirmPassword: '1234567890' },
+      'password',
+      'Kata sandi pengaduan terlalu mudah ditebak: jangan gunakan karakter yang berulang atau berurutan.',
+    ],
+    [
+      { password: 'Rahasia#2026', confirmPassword: 'Rahasia#2026' },
+      'password',
+      'Kata sandi pengaduan ini termasuk kata sandi yang umum dipakai dan mudah ditebak. Gunakan kata sandi lain atau buat frasa sandi acak.',
     ],
     [{ confirmPassword: 'Lain#20266' }, 'confirmPassword', 'Konfirmasi kata sandi pengaduan tidak sama'],
   ])('refuses %o: %s → %s', async (override, field, message) => {
@@ -274,7 +284,7 @@ describe('POST /cases attachments', () => {
     expect(Buffer.from(jpeg).includes('Budi Santoso')).toBe(true);
     const res = await submit(guestAnonymousFields(), [evidence('foto.jpg', jpeg)]);
     expect(res.statusCode).toBe(201);
-    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Rahasia#2026');
+    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Pipa-Bocor-Gudang-7');
     const bytes = await legacyDownload(
       `${t.legacy.apiUrl}/WBSCase/DownloadAttachement/1/${stored.attachments[0]?.attachmentId}`,
       adminToken,
@@ -303,7 +313,7 @@ describe('POST /cases attachments', () => {
       attachment('memo.docx', docx),
     ]);
     expect(res.statusCode).toBe(201);
-    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Rahasia#2026');
+    const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Pipa-Bocor-Gudang-7');
     const [storedPdf, storedDocx] = await Promise.all(
       stored.attachments.map((a) =>
         legacyDownload(`${t.legacy.apiUrl}/WBSCase/DownloadAttachement/1/${a.attachmentId}`, adminToken),

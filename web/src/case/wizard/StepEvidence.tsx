@@ -1,0 +1,94 @@
+import { Input, Stack } from '@chakra-ui/react';
+import { FIELD_LIMITS } from '@wbs/shared';
+import useSWR from 'swr';
+import type { Items, Option } from '../../api/types.ts';
+import { FormField } from '../../ui/FormField.tsx';
+import { SelectInput } from '../../ui/SelectInput.tsx';
+import { notify } from '../../ui/toaster.tsx';
+import { ACCEPTED_FILES_HELP, addAttachments, checkEvidence } from '../attachments.ts';
+import { CasePasswordFields } from './CasePasswordFields.tsx';
+import { FilePicker } from './FilePicker.tsx';
+import { InvolvedTable } from './InvolvedTable.tsx';
+import { bindText, type StepProps } from './types.ts';
+
+/** Step 4 of 4, Bukti Pendukung: files, link, people involved, then channel (staff) or password (guest). */
+export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepProps) {
+  const channels = useSWR<Items<Option>>(ctx.signedIn ? '/channels' : null);
+
+  const chooseEvidence = ([file]: File[]) => {
+    if (!file) return;
+    const problem = checkEvidence(file, state.attachments);
+    if (problem) {
+      notify.warning(problem);
+      return;
+    }
+    update({ evidence: file });
+  };
+
+  const chooseAttachments = (files: File[]) => {
+    const result = addAttachments(state.evidence, state.attachments, files);
+    if (result.messages.length > 0) notify.warning(result.messages);
+    update({ attachments: result.attachments });
+  };
+
+  return (
+    <Stack gap="6">
+      <FilePicker
+        label="Bukti Pendukung"
+        name="evidence"
+        required
+        error={errors.evidence}
+        helper={ACCEPTED_FILES_HELP}
+        files={state.evidence ? [state.evidence] : []}
+        fileErrors={fileErrors}
+        onChoose={chooseEvidence}
+        onRemove={() => update({ evidence: null })}
+      />
+
+      <FilePicker
+        label="Lampiran Lainnya"
+        name="attachments"
+        multiple
+        error={errors.attachments}
+        helper="Opsional. Total lampiran termasuk Bukti Pendukung paling banyak 5 file."
+        files={state.attachments}
+        fileErrors={fileErrors}
+        onChoose={chooseAttachments}
+        onRemove={(file) => update({ attachments: state.attachments.filter((f) => f !== file) })}
+      />
+
+      <FormField
+        label="Tautan Bukti Pendukung"
+        error={errors.evidenceLink}
+        helper="Opsional, misalnya tautan penyimpanan awan (diawali https://)."
+      >
+        <Input
+          name="evidenceLink"
+          type="url"
+          inputMode="url"
+          value={state.evidenceLink}
+          maxLength={FIELD_LIMITS.answer}
+          placeholder="https://"
+          onChange={bindText(update, 'evidenceLink')}
+        />
+      </FormField>
+
+      <InvolvedTable state={state} update={update} />
+
+      {ctx.signedIn ? (
+        <FormField label="Saluran Pengaduan" error={errors.channelId}>
+          <SelectInput
+            name="channelId"
+            value={state.channelId}
+            options={channels.data?.items ?? []}
+            loading={channels.isLoading}
+            placeholder="Pilih Saluran"
+            onChange={(id) => update({ channelId: id || 1 })}
+          />
+        </FormField>
+      ) : (
+        <CasePasswordFields state={state} errors={errors} update={update} />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,89 @@
+import { Box, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
+import { FIELD_LIMITS } from '@wbs/shared';
+import useSWR from 'swr';
+import type { CaseCategory, Items, Option } from '../../api/types.ts';
+import { FormField } from '../../ui/FormField.tsx';
+import { SelectInput } from '../../ui/SelectInput.tsx';
+import { QUESTIONS } from '../questions.ts';
+import { ProtectionQuestion } from './ProtectionQuestion.tsx';
+import { bindText, type StepProps } from './types.ts';
+
+const SINGLE = FIELD_LIMITS.singleLineInput;
+const LONG = FIELD_LIMITS.longText;
+
+/** Step 3 of 4, Laporan Dugaan Pelanggaran: company (partner users), category and the questions. */
+export function StepReport({ state, errors, update, ctx }: StepProps) {
+  const companies = useSWR<Items<Option>>(ctx.partnerUser ? '/companies/options' : null);
+  const categoryKey = ctx.partnerUser
+    ? state.companyId > 0
+      ? `/case-categories?companyId=${state.companyId}`
+      : null
+    : '/case-categories';
+  const categories = useSWR<Items<CaseCategory>>(categoryKey);
+  const categoryOptions = (categories.data?.items ?? []).map((c) => ({
+    id: c.id,
+    name: c.name,
+    group: c.groupName,
+  }));
+  return (
+    <Stack gap="6">
+      <SimpleGrid columns={{ base: 1, md: ctx.partnerUser ? 2 : 1 }} gap="5">
+        {ctx.partnerUser && (
+          <FormField label="Perusahaan" error={errors.companyId} required>
+            <SelectInput
+              name="companyId"
+              value={state.companyId}
+              options={companies.data?.items ?? []}
+              loading={companies.isLoading}
+              placeholder="Pilih Perusahaan"
+              onChange={(id) => update({ companyId: id, categoryId: 0 })}
+            />
+          </FormField>
+        )}
+        <FormField label="Kategori Pengaduan" error={errors.categoryId} required>
+          <SelectInput
+            name="categoryId"
+            value={state.categoryId}
+            options={categoryOptions}
+            loading={categories.isLoading}
+            disabled={categoryKey === null}
+            placeholder="Pilih Kategori"
+            onChange={(id) => update({ categoryId: id })}
+          />
+        </FormField>
+      </SimpleGrid>
+      <Stack as="ol" gap="5" listStyleType="none" ps="0">
+        {QUESTIONS.map((q, index) => (
+          <Box as="li" key={q.field}>
+            <FormField label={`${index + 1}. ${q.text}`} error={errors[q.field]} required={q.required}>
+              {q.kind === 'long' ? (
+                <Textarea
+                  name={q.field}
+                  value={state[q.field]}
+                  maxLength={LONG}
+                  rows={3}
+                  autoresize
+                  onChange={bindText(update, q.field)}
+                />
+              ) : (
+                <Input
+                  name={q.field}
+                  value={state[q.field]}
+                  maxLength={SINGLE}
+                  placeholder={q.placeholder}
+                  onChange={bindText(update, q.field)}
+                />
+              )}
+            </FormField>
+            {q.kind === 'long' && (
+              <Text fontSize="xs" color="fg.muted" textAlign="end" mt="1" aria-hidden="true">
+                {state[q.field].length}/{LONG}
+              </Text>
+            )}
+          </Box>
+        ))}
+        <ProtectionQuestion state={state} errors={errors} update={update} />
+      </Stack>
+    </Stack>
+  );
+}
