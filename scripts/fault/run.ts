@@ -58,8 +58,13 @@ try {
       LOG_LEVEL: 'warn',
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
       RATE_LIMIT_NAMESPACE: `fault-${runId}`,
-      // Each simulated reporter has its own address (X-Forwarded-For through one trusted hop).
-      TRUST_PROXY: '1',
+      // Each simulated reporter has its own address: X-Forwarded-For from the loopback "proxy".
+      // (An address, not a hop count: Fastify 5.12 ignores X-Forwarded-For for a hop count.)
+      TRUST_PROXY: '127.0.0.1',
+      // legacy-sim hashes every case password (scrypt); 200 at once on a busy 2-core box queue past
+      // the default 10 s, and a legacy call that times out after the report was sent cannot be told
+      // from one that failed (decision 27). The legacy-faults scenario runs with a 2 s bound.
+      LEGACY_TIMEOUT_MS: '30000',
       TMPDIR: gatewayTmp,
     },
     onOutput: (name, line) => {

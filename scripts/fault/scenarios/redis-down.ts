@@ -14,6 +14,7 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
   if (ctx.filed.length === 0) throw new Error('no filed case to track (the submissions scenario filed none)');
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   const png = tinyPng();
+  const unexpected: string[] = [];
   let tracked = 0;
   let submitted = 0;
   const load = new Load(6, (worker, round) => {
@@ -22,15 +23,16 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
       if (!target) throw new Error('no filed case to track');
       return {
         label: 'POST /tracking',
-        run: async () =>
-          (
-            await call(ctx.baseUrl, {
-              path: '/api/v1/tracking',
-              json: { caseNumber: target.number, password: target.password },
-              headers: { 'x-forwarded-for': ctx.clientAddress(1000 + tracked) },
-              dispatcher: agent,
-            })
-          ).status,
+        run: async () => {
+          const reply = await call(ctx.baseUrl, {
+            path: '/api/v1/tracking',
+            json: { caseNumber: target.number, password: target.password },
+            headers: { 'x-forwarded-for': ctx.clientAddress(1000 + tracked) },
+            dispatcher: agent,
+          });
+          if (reply.status !== 200) unexpected.push(`tracking ${reply.status} ${reply.text.slice(0, 160)}`);
+          return reply.status;
+        },
       };
     }
     const i = submitted++;
@@ -55,6 +57,7 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
           dispatcher: agent,
           timeoutMs: 30_000,
         });
+        if (reply.status !== 201) unexpected.push(`submission ${reply.status} ${reply.text.slice(0, 160)}`);
         return reply.status;
       },
     };
@@ -72,7 +75,7 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
     return { samples, failed };
   };
 
-  const before = await phase('Redis up', 2000);
+  const before = await phase('Redis up', 3000);
   const keysBefore = redis.keyCount('wbs:gw:');
   report.check(
     area,
@@ -82,7 +85,7 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
   );
   await redis.kill();
   report.figure('Redis stopped', `${redis.kind} killed`);
-  const during = await phase('Redis down', 3000);
+  const during = await phase('Redis down', 4000);
   await redis.start();
   // ioredis reconnects with a back-off of up to 2 s.
   const after = await phase('Redis back', 3500);
@@ -100,6 +103,7 @@ export async function redisDown(ctx: FaultContext): Promise<void> {
     failures.length === during.failed.length,
     `${failures.length - during.failed.length}`,
   );
+  if (unexpected[0]) report.figure('first unexpected reply', unexpected[0]);
   const keysAfter = redis.keyCount('wbs:gw:');
   report.check(area, 'the gateway writes to Redis again once it is back', keysAfter > 0, `${keysAfter} keys`);
   await agent.close();
