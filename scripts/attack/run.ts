@@ -11,6 +11,17 @@ import { join } from 'node:path';
 import { SuiteReport } from '../fault/harness.ts';
 import { freePort, type RunningSystem, startSystem } from '../system.ts';
 import { accessCases } from './cases/access.ts';
+import { anonymityCases } from './cases/anonymity.ts';
+import { csrfCases } from './cases/csrf.ts';
+import { disclosureCases } from './cases/disclosure.ts';
+import { formulaCases } from './cases/formula.ts';
+import { idorCases, idTrickCases } from './cases/idor.ts';
+import { injectionCases } from './cases/injection.ts';
+import { logCases } from './cases/logs.ts';
+import { sessionCases } from './cases/sessions.ts';
+import { trackingCases } from './cases/tracking.ts';
+import { uploadCases } from './cases/uploads.ts';
+import { issue8Cases } from './contracts/issue8.ts';
 import { findFixtures } from './fixtures.ts';
 import { type AttackCase, Failure, Tools } from './support.ts';
 
@@ -55,6 +66,7 @@ async function runCase(report: SuiteReport, t: Tools, c: AttackCase): Promise<bo
   }
 }
 
+const sessionSecret = randomBytes(48).toString('base64url');
 let exitCode = 1;
 try {
   system = await startSystem({
@@ -62,7 +74,7 @@ try {
     simPort: await freePort(),
     simDataDir: join(workDir, 'legacy-sim'),
     simJwtSecret: randomBytes(32).toString('base64url'),
-    sessionSecret: randomBytes(48).toString('base64url'),
+    sessionSecret,
     sessionEncryptionKey: randomBytes(32).toString('base64'),
     webDistDir: join(workDir, 'no-web'),
     env: { LEGACY_SIM_TEST_KNOBS: '1' },
@@ -79,15 +91,29 @@ try {
   });
   const baseUrl = `http://127.0.0.1:${new URL(system.url).port}`;
   const t = new Tools(baseUrl, system.simUrl ?? '', logs);
+  t.sessionSecret = sessionSecret;
   await t.signInAll();
   t.fixtures = await findFixtures(t);
   console.log(`attack suite: gateway ${baseUrl}\n`);
 
-  const current: AttackCase[] = [...accessCases];
-  const contracts: AttackCase[] = [];
+  const current: AttackCase[] = [
+    ...accessCases,
+    ...idorCases,
+    ...idTrickCases,
+    ...sessionCases,
+    ...csrfCases,
+    ...trackingCases,
+    ...uploadCases,
+    ...injectionCases,
+    ...formulaCases,
+    ...disclosureCases,
+    ...anonymityCases,
+  ];
+  // The log checks look at everything the other cases made the gateway write: they run last.
+  const ordered = [...current, ...issue8Cases, ...logCases];
   const report = new SuiteReport();
   const tally = { current: [0, 0], contract: [0, 0] };
-  for (const c of [...current, ...contracts]) {
+  for (const c of ordered) {
     const ok = await runCase(report, t, c);
     const bucket = c.contract ? tally.contract : tally.current;
     bucket[ok ? 0 : 1]!++;

@@ -3,7 +3,16 @@
  * unless it says otherwise, always with a recognisable User-Agent, so the log checks can look for
  * both), signed-in sessions of the seeded demo accounts, and the ids of seeded records to aim at.
  */
-import { type Call, call, cookieFrom, type Reply } from '../fault/http.ts';
+import {
+  type Call,
+  call,
+  cookieFrom,
+  guestReportFields,
+  type Reply,
+  reportForm,
+  tinyPng,
+  type UploadFile,
+} from '../fault/http.ts';
 
 export const USER_AGENT = 'wbs-attack-suite/1.0 (UA-marker-7f3a91)';
 /** Every client address the suite uses starts with this (they must never reach a log line). */
@@ -53,6 +62,8 @@ export class Tools {
   readonly simUrl: string;
   readonly logs: string[];
   readonly sessions = new Map<string, string>();
+  /** The gateway's SESSION_SECRET: lets a case sign a cookie that is valid except for one thing. */
+  sessionSecret = '';
   fixtures!: Fixtures;
   #address = 0;
 
@@ -153,4 +164,53 @@ export function assertNoInternals(reply: Reply, simUrl: string): void {
   }
 }
 
-export { cookieFrom, type Reply };
+export { cookieFrom, type Reply, type UploadFile };
+
+export const GUEST_PASSWORD = 'Rahasia#Pelapor-2026';
+
+/** A guest report (multipart, as the wizard sends it); `fields` override the wizard's defaults. */
+export function fileReport(
+  t: Tools,
+  options: {
+    files?: UploadFile[];
+    fields?: Record<string, string>;
+    address?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Reply> {
+  const fields = {
+    ...guestReportFields('Dugaan penerimaan hadiah dari rekanan.', GUEST_PASSWORD, t.fixtures.categoryId),
+    ...options.fields,
+  };
+  const files = options.files ?? [
+    { field: 'evidence', name: 'bukti.png', type: 'image/png', bytes: tinyPng() },
+  ];
+  return t.send({
+    path: '/api/v1/cases',
+    form: reportForm(fields, files),
+    headers: { accept: 'application/json', ...options.headers },
+    ...(options.address ? { address: options.address } : {}),
+  });
+}
+
+/** The complaint number of a 201 reply. */
+export function caseNumberOf(reply: Reply): string {
+  expect(reply.status === 201, `filing answered ${reply.status} ${reply.text.slice(0, 160)}`);
+  const number = json<{ caseNumber?: string }>(reply).caseNumber;
+  expect(number && /^WBS-\d{8}$/.test(number), 'no complaint number');
+  return number;
+}
+
+/** The id of a company-1 case by its number, as admin.kahuripan finds it. */
+export async function caseIdOf(t: Tools, number: string): Promise<number> {
+  const reply = await t.send({
+    path: '/api/v1/cases/search',
+    json: wholeYear({ number }),
+    as: 'admin.kahuripan',
+  });
+  const id = json<{ items: { id: number; number: string }[] }>(reply).items.find(
+    (c) => c.number === number,
+  )?.id;
+  expect(id, `${number} is not in company 1's list`);
+  return id;
+}

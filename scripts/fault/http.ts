@@ -28,6 +28,8 @@ export async function call(baseUrl: string, c: Call): Promise<Reply> {
   const started = performance.now();
   const headers: Record<string, string> = { origin: new URL(baseUrl).origin, ...c.headers };
   if (c.cookie) headers.cookie = c.cookie;
+  // An empty value leaves the header out (e.g. a request without Origin).
+  for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
   let body: Call['body'] | FormData | undefined = c.body;
   if (c.json !== undefined) {
     headers['content-type'] = 'application/json';
