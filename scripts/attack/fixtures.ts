@@ -37,5 +37,12 @@ export async function findFixtures(t: Tools): Promise<Fixtures> {
   const categories = json<{ items: { id: number }[] }>(await t.send({ path: '/api/v1/case-categories' }));
   const categoryId = categories.items[0]?.id;
   if (!categoryId) throw new Failure('no guest category');
-  return { company1Case, company2Case, direksiCaseId, pelaporCaseId: own[0]?.id ?? null, categoryId };
+  return {
+    company1Case,
+    company2Case,
+    direksiCaseId,
+    pelaporCaseId: own[0]?.id ?? null,
+    pelaporCaseIds: own.map((c) => c.id),
+    categoryId,
+  };
 }

@@ -29,6 +29,8 @@ const CASE_LIMIT_MS = 30_000;
 const SUITE_LIMIT_MS = 4 * 60_000;
 
 const workDir = mkdtempSync(join(tmpdir(), 'wbs-attack-'));
+/** Set when the gateway process ended during a case (a crash the case provoked). */
+let gatewayDied = false;
 const logs: string[] = [];
 let system: RunningSystem | undefined;
 const watchdog = setTimeout(() => {
@@ -88,6 +90,9 @@ try {
     onOutput: (name, line) => {
       if (name === 'gateway') logs.push(line);
     },
+    onUnexpectedExit: (name) => {
+      if (name === 'gateway') gatewayDied = true;
+    },
   });
   const baseUrl = `http://127.0.0.1:${new URL(system.url).port}`;
   const t = new Tools(baseUrl, system.simUrl ?? '', logs);
@@ -114,7 +119,14 @@ try {
   const report = new SuiteReport();
   const tally = { current: [0, 0], contract: [0, 0] };
   for (const c of ordered) {
-    const ok = await runCase(report, t, c);
+    let ok = await runCase(report, t, c);
+    if (!ok) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (gatewayDied) {
+      // A crash fails its case, and the gateway is started again so the other cases still run.
+      ok = report.check(c.area, `${c.name}: the gateway survives it`, false, 'the gateway process ended');
+      gatewayDied = false;
+      await system.restartGateway();
+    }
     const bucket = c.contract ? tally.contract : tally.current;
     bucket[ok ? 0 : 1]!++;
   }

@@ -54,6 +54,8 @@ export type Fixtures = {
   direksiCaseId: number;
   /** A case of the signed-in pelapor (whistleblower 1), or null when the seed gives it none. */
   pelaporCaseId: number | null;
+  /** Every case of the pelapor (company 1). */
+  pelaporCaseIds: number[];
   categoryId: number;
 };
 

@@ -382,24 +382,35 @@ export const issue8Cases: AttackCase[] = [
     contract: '§7',
     name: "the profile toggle hides the pelapor's name from handlers on its cases",
     async run(t) {
-      const id = t.fixtures.pelaporCaseId;
-      expect(id, 'the seed gives the pelapor no case');
-      const profile = json<Record<string, unknown>>(await t.send({ path: '/api/v1/profile', as: 'pelapor' }));
-      const on = await t.send({
-        method: 'PUT',
-        path: '/api/v1/profile',
-        json: {
-          ...profile,
-          fullName: profile.fullName ?? 'Rahmat Hidayat',
-          isAnonymous: true,
-          hideIdentity: true,
-        },
-        as: 'pelapor',
-      });
+      type Detail = { reporter: { anonymous: boolean; name: string | null } };
+      const handlerView = async (id: number) =>
+        json<Detail>(await t.send({ path: `/api/v1/cases/${id}`, as: 'admin.kahuripan' })).reporter;
+      // An identified case of the pelapor whose name the handler sees while the toggle is off.
+      let target: { id: number; name: string } | undefined;
+      for (const id of t.fixtures.pelaporCaseIds) {
+        const reporter = await handlerView(id);
+        if (!reporter.anonymous && reporter.name) {
+          target = { id, name: reporter.name };
+          break;
+        }
+      }
+      expect(target, 'no identified case of the pelapor to try the toggle on');
+      const profile = json<{ fullName: string }>(await t.send({ path: '/api/v1/profile', as: 'pelapor' }));
+      const toggle = (hideIdentity: boolean) =>
+        t.send({
+          method: 'PUT',
+          path: '/api/v1/profile',
+          json: { fullName: profile.fullName, hideIdentity },
+          as: 'pelapor',
+        });
+      const on = await toggle(true);
       expect(on.status === 200, `PUT /profile answered ${on.status} ${on.text.slice(0, 120)}`);
-      const detail = await t.send({ path: `/api/v1/cases/${id}`, as: 'admin.kahuripan' });
-      expect(detail.status === 200, `handler read answered ${detail.status}`);
-      expect(!detail.text.includes('Rahmat Hidayat'), "the handler still receives the pelapor's name");
+      try {
+        const detail = await t.send({ path: `/api/v1/cases/${target.id}`, as: 'admin.kahuripan' });
+        expect(!detail.text.includes(target.name), "the handler still receives the pelapor's name");
+      } finally {
+        await toggle(false);
+      }
     },
   },
   // §8 Smaller holes.
