@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { type Dispatcher, FormData, request } from 'undici';
+import { makePng, makeZip } from '../e2e/journeys/files.ts';
+import { tinyPdf as seedPdf } from '../legacy-sim/src/seed/files.ts';
 
 export type Reply = { status: number; headers: Record<string, string>; text: string; ms: number };
 
@@ -67,81 +68,14 @@ export async function signIn(baseUrl: string, username: string, password: string
   return cookie;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
-  return Buffer.concat([length, typed, crc]);
-}
+/** A valid 8×8 PNG of random pixels (sharp re-encodes it). */
+export const tinyPng = (): Buffer => makePng('bukti.png').buffer;
 
-/** A valid 2×2 RGB PNG (sharp re-encodes it). */
-export function tinyPng(): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.from([0, 200, 30, 30, 30, 200, 30, 0, 30, 30, 200, 90, 90, 90]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(rows)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A minimal one-page PDF (legacy-sim's seed maker). */
+export const tinyPdf = (text = 'Bukti'): Buffer => seedPdf(text);
 
-/** A minimal one-page PDF with a correct cross-reference table. */
-export function tinyPdf(text = 'Bukti'): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
-  ];
-  const stream = `BT /F1 12 Tf 20 100 Td (${text}) Tj ET`;
-  objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
-
-/** A valid zip (one stored entry of `size` random bytes); zips are forwarded without scrubbing. */
-export function storedZip(size: number): Buffer {
-  const data = randomBytes(size);
-  const name = Buffer.from('bukti.bin');
-  const crc = crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(size, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(size, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(name.length, 28);
-  const centralOffset = local.length + name.length + size;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(centralOffset, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
-}
+/** A valid zip of one stored entry of `size` bytes; zips are forwarded without scrubbing. */
+export const storedZip = (size: number): Buffer => makeZip('bukti.zip', 'bukti.txt', 'x'.repeat(size)).buffer;
 
 export type UploadFile = { field: 'evidence' | 'attachments'; name: string; type: string; bytes: Buffer };
 

@@ -20,6 +20,7 @@ import {
   problemType,
   type Reply,
   type Tools,
+  wholeYear,
 } from '../support.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -246,6 +247,58 @@ export const issue8Cases: AttackCase[] = [
       );
       const replay = await changePassword(t, ticket, 'Tiket#Sekali-2026a', 'Tiket#Ulang-2026b');
       expect(replay.status === 401, `the replayed ticket answered ${replay.status}`);
+    },
+  },
+  {
+    area: 'sessions',
+    contract: '§4',
+    name: 'a supervisor demoted by the company admin loses export within a second',
+    async run(t) {
+      type Staff = {
+        id: number;
+        fullName: string;
+        username: string | null;
+        email: string | null;
+        roleId: number | null;
+        caseLineId?: number | null;
+      };
+      const list = json<{ items: Staff[] }>(
+        await t.send({ path: '/api/v1/analysts', as: 'admin.kahuripan' }),
+      );
+      const direksi = list.items.find((s) => s.username === 'analis.direksi');
+      expect(direksi, 'analis.direksi is not in company 1');
+      const full = json<Staff>(
+        await t.send({ path: `/api/v1/analysts/${direksi.id}`, as: 'admin.kahuripan' }),
+      );
+      const cookie = await t.freshSession('analis.direksi');
+      const exportBody = { from: wholeYear().from, to: wholeYear().to };
+      const before = await t.send({ path: '/api/v1/cases/export', json: exportBody, cookie });
+      expect(before.status === 200, `export before the change answered ${before.status}`);
+      const edit = (roleId: number) =>
+        t.send({
+          method: 'PUT',
+          path: `/api/v1/analysts/${direksi.id}`,
+          json: {
+            fullName: full.fullName,
+            username: full.username,
+            email: full.email,
+            roleId,
+            caseLineId: full.caseLineId ?? 1,
+          },
+          as: 'admin.kahuripan',
+        });
+      const demoted = await edit(2);
+      expect(demoted.status === 200, `demotion answered ${demoted.status} ${demoted.text.slice(0, 120)}`);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const after = await t.send({ path: '/api/v1/cases/export', json: exportBody, cookie });
+        expect(
+          after.status === 401 || after.status === 403,
+          `export after the demotion answered ${after.status}`,
+        );
+      } finally {
+        await edit(1);
+      }
     },
   },
   // §5 Sign-in that neither locks people out nor leaks who exists.
