@@ -97,7 +97,10 @@ export class RedisControl {
   ping(): boolean {
     try {
       return (
-        execFileSync('redis-cli', ['-p', String(this.port), 'PING'], { encoding: 'utf8' }).trim() === 'PONG'
+        execFileSync('redis-cli', ['-p', String(this.port), 'PING'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim() === 'PONG'
       );
     } catch {
       return false;
