@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
+import { request } from 'undici';
 import { tinyPng, type UploadFile } from '../../fault/http.ts';
 import { repoRoot } from '../../system.ts';
 import {
@@ -22,6 +23,7 @@ import {
   type Tools,
   wholeYear,
 } from '../support.ts';
+import { incrementalPdfWithHiddenInfo, OLD_AUTHOR, pdfText } from './pdf.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -467,6 +469,35 @@ export const issue8Cases: AttackCase[] = [
     },
   },
   // §8 Smaller holes.
+  {
+    area: 'uploads',
+    contract: '§8',
+    name: "an earlier revision's Info in a compressed object stream is scrubbed from a PDF",
+    async run(t) {
+      const pdf = incrementalPdfWithHiddenInfo();
+      expect(pdfText(pdf).includes(OLD_AUTHOR), 'the test file does not hold the old author');
+      const number = caseNumberOf(
+        await fileReport(t, {
+          files: [
+            { field: 'evidence', name: 'bukti.png', type: 'image/png', bytes: tinyPng() },
+            { field: 'attachments', name: 'dokumen.pdf', type: 'application/pdf', bytes: pdf },
+          ],
+        }),
+      );
+      const id = await caseIdOf(t, number);
+      const detail = json<{ attachments: { id: number; name: string }[] }>(
+        await t.send({ path: `/api/v1/cases/${id}`, as: 'admin.kahuripan' }),
+      );
+      const stored = detail.attachments.find((a) => a.name === 'dokumen.pdf');
+      expect(stored, 'the PDF was not stored');
+      const download = await request(new URL(`/api/v1/cases/${id}/attachments/${stored.id}`, t.baseUrl), {
+        headers: { cookie: t.sessions.get('admin.kahuripan') ?? '' },
+      });
+      const bytes = Buffer.from(await download.body.arrayBuffer());
+      expect(download.statusCode === 200, `download answered ${download.statusCode}`);
+      expect(!pdfText(bytes).includes(OLD_AUTHOR), 'the old author is still in the stored PDF');
+    },
+  },
   {
     area: 'headers',
     contract: '§8',
