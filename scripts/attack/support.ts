@@ -137,6 +137,21 @@ export type AttackCase = {
   run(t: Tools): Promise<void>;
 };
 
+/**
+ * GET /session names nobody: 401 today, or (issue 9 §2: a signed-out visitor is not an error) a
+ * 200 that carries no user.
+ */
+export function namesNobody(reply: Reply): boolean {
+  if (reply.status === 401) return true;
+  if (reply.status !== 200) return false;
+  try {
+    const user = (JSON.parse(reply.text) as { user?: { id?: unknown } | null }).user;
+    return !user || user.id === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Problem+json type's last segment (`https://…/problems/csrf` → `csrf`). */
 export function problemType(reply: Reply): string | undefined {
   try {

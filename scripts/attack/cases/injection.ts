@@ -11,6 +11,7 @@ import {
   fileReport,
   GUEST_PASSWORD,
   json,
+  namesNobody,
   type Tools,
   wholeYear,
 } from '../support.ts';
@@ -28,7 +29,10 @@ const TEMPLATES = [
 
 async function stillAnonymous(t: Tools) {
   const reply = await t.send({ path: '/api/v1/session' });
-  expect(reply.status === 401, `an anonymous GET /session now answers ${reply.status}`);
+  expect(
+    namesNobody(reply),
+    `an anonymous GET /session now answers ${reply.status} ${reply.text.slice(0, 80)}`,
+  );
 }
 
 export const injectionCases: AttackCase[] = [

@@ -3,7 +3,7 @@
  * nothing. `wbs_session` is an HS256 JWT (`aud` wbs-session) holding claims and the sealed legacy token.
  */
 import { createHmac } from 'node:crypto';
-import { type AttackCase, cookieFrom, expect, type Tools, wholeYear } from '../support.ts';
+import { type AttackCase, cookieFrom, expect, namesNobody, type Tools, wholeYear } from '../support.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -33,7 +33,7 @@ function signed(
 /** A session cookie must read nothing: GET /session 401 and the case list 401. */
 async function refused(t: Tools, cookie: string) {
   const session = await t.send({ path: '/api/v1/session', cookie });
-  expect(session.status === 401, `GET /session answered ${session.status}`);
+  expect(namesNobody(session), `GET /session answered ${session.status} ${session.text.slice(0, 80)}`);
   const list = await t.send({ path: '/api/v1/cases/search', json: wholeYear(), cookie });
   expect(list.status === 401, `POST /cases/search answered ${list.status}`);
 }

@@ -18,6 +18,7 @@ import {
   expect,
   fileReport,
   json,
+  namesNobody,
   problemType,
   type Reply,
   type Tools,
@@ -198,7 +199,7 @@ export const issue8Cases: AttackCase[] = [
       const cookie = await t.freshSession('admin.pakuan');
       await t.send({ method: 'DELETE', path: '/api/v1/session', cookie });
       const reply = await t.send({ path: '/api/v1/session', cookie });
-      expect(reply.status === 401, `answered ${reply.status}`);
+      expect(namesNobody(reply), `answered ${reply.status} ${reply.text.slice(0, 80)}`);
     },
   },
   {
