@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const repoRoot = join(import.meta.dirname, '..');
 
@@ -20,12 +21,28 @@ export type SystemOptions = {
   webDistDir: string;
   /** Extra environment for both processes (e.g. LEGACY_SIM_TEST_KNOBS, LOG_LEVEL). */
   env?: Record<string, string>;
+  /** Extra environment for the gateway only (e.g. REDIS_URL, LEGACY_TIMEOUT_MS). */
+  gatewayEnv?: Record<string, string>;
   stdio?: 'inherit' | 'ignore';
+  /** When set, each process's output is read and handed over line by line instead of `stdio`. */
+  onOutput?: (name: string, line: string) => void;
   /** Called when a process stops unexpectedly. */
   onUnexpectedExit?: (name: string, code: number | null) => void;
 };
 
-export type RunningSystem = { url: string; simUrl: string | null; stop(): Promise<void> };
+export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
+
+export type RunningSystem = {
+  url: string;
+  simUrl: string | null;
+  stop(): Promise<void>;
+  /** The running gateway process's id (fault tests). */
+  gatewayPid(): number | undefined;
+  /** Sends `signal` to the gateway and resolves with its exit status (not an unexpected exit). */
+  stopGateway(signal: 'SIGTERM' | 'SIGKILL'): Promise<ExitStatus>;
+  /** Starts the gateway again after `stopGateway` with the same settings (plus `env`), waits until up. */
+  restartGateway(env?: Record<string, string>): Promise<void>;
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,19 +70,26 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
 }
 
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
-  const children: { name: string; child: ChildProcess }[] = [];
+  const children: { name: string; child: ChildProcess; expectedExit?: boolean }[] = [];
   let stopping = false;
 
   const run = (name: string, script: string, env: Record<string, string>) => {
+    const { onOutput } = options;
     const child = spawn(process.execPath, [join(repoRoot, script)], {
       cwd: repoRoot,
       env: { ...process.env, ...options.env, ...env },
-      stdio: options.stdio ?? 'inherit',
+      stdio: onOutput ? ['ignore', 'pipe', 'pipe'] : (options.stdio ?? 'inherit'),
     });
+    if (onOutput) {
+      for (const stream of [child.stdout, child.stderr]) {
+        if (stream) createInterface({ input: stream }).on('line', (line) => onOutput(name, line));
+      }
+    }
+    const entry: (typeof children)[number] = { name, child };
     child.on('exit', (code) => {
-      if (!stopping) options.onUnexpectedExit?.(name, code);
+      if (!stopping && !entry.expectedExit) options.onUnexpectedExit?.(name, code);
     });
-    children.push({ name, child });
+    children.push(entry);
   };
 
   const stop = async () => {
@@ -99,16 +123,39 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       });
       await waitFor(`${legacyApiUrl}/channel`);
     }
-    run('gateway', 'gateway/src/server.ts', {
+    const gatewayEnv = {
       PORT: String(options.gatewayPort),
       LEGACY_API_URL: legacyApiUrl,
       SESSION_SECRET: options.sessionSecret,
       SESSION_ENCRYPTION_KEY: options.sessionEncryptionKey,
       WEB_DIST_DIR: options.webDistDir,
-    });
-    const url = `http://localhost:${options.gatewayPort}`;
-    await waitFor(`http://127.0.0.1:${options.gatewayPort}/healthz`);
-    return { url, simUrl, stop };
+      ...options.gatewayEnv,
+    };
+    const startGateway = async (env: Record<string, string> = {}) => {
+      run('gateway', 'gateway/src/server.ts', { ...gatewayEnv, ...env });
+      await waitFor(`http://127.0.0.1:${options.gatewayPort}/healthz`);
+    };
+    const gateway = () => children.findLast((entry) => entry.name === 'gateway');
+    await startGateway();
+    return {
+      url: `http://localhost:${options.gatewayPort}`,
+      simUrl,
+      stop,
+      gatewayPid: () => gateway()?.child.pid,
+      stopGateway: (signal) => {
+        const entry = gateway();
+        if (!entry) throw new Error('no gateway was started');
+        entry.expectedExit = true;
+        const { child } = entry;
+        return new Promise<ExitStatus>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null)
+            return resolve({ code: child.exitCode, signal: child.signalCode });
+          child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
+          child.kill(signal);
+        });
+      },
+      restartGateway: startGateway,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,128 @@
+/**
+ * Access control: every route × every subject (anonymous and each seeded demo account). The table
+ * below is written from the spec's section 6 and docs/decisions.md #1-#5, not read from the code.
+ * A subject outside the route's audience gets 401 (signed out) or 403 (signed in) — before any body
+ * is read; a subject inside it gets neither (the request itself is deliberately empty or aims at a
+ * record that does not exist, so nothing changes).
+ */
+import { type AttackCase, expect, SUBJECTS } from '../support.ts';
+
+type Audience = 'anyone' | 'signed-in' | 'guest-or-handler' | number[] | 'handler';
+
+type RouteSpec = {
+  method: string;
+  path: string;
+  audience: Audience;
+  body?: unknown;
+  /** Denied signed-in users may also get 404: the record is outside their scope (no existence leak). */
+  scopeDenial?: true;
+};
+
+const NONE = 999_999;
+const ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/api/v1/regions/provinces', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/regions/provinces/32/cities', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/regions/cities/3201/districts', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/units/directorates', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/units/directorates/1/divisions', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/channels', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/case-statuses', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/case-categories', audience: 'anyone' },
+  { method: 'GET', path: '/api/v1/case-category-groups', audience: 'anyone' },
+  { method: 'POST', path: '/api/v1/tracking', audience: 'anyone', body: {} },
+  { method: 'POST', path: '/api/v1/password/forgot', audience: 'anyone', body: {} },
+  { method: 'POST', path: '/api/v1/session', audience: 'anyone', body: {} },
+  { method: 'PUT', path: '/api/v1/password', audience: 'signed-in', body: {} },
+  { method: 'GET', path: '/api/v1/case-lines', audience: 'signed-in' },
+  { method: 'GET', path: '/api/v1/profile', audience: [6] },
+  { method: 'PUT', path: '/api/v1/profile', audience: [6], body: {} },
+  { method: 'GET', path: '/api/v1/user-roles', audience: [1, 2, 3] },
+  { method: 'POST', path: '/api/v1/case-categories', audience: [2], body: {} },
+  { method: 'PUT', path: `/api/v1/case-categories/${NONE}`, audience: [2], body: {} },
+  { method: 'GET', path: '/api/v1/partners', audience: [1] },
+  { method: 'POST', path: '/api/v1/partners', audience: [1], body: {} },
+  { method: 'GET', path: '/api/v1/partners/options', audience: [1] },
+  { method: 'GET', path: `/api/v1/partners/${NONE}`, audience: [1] },
+  { method: 'PUT', path: `/api/v1/partners/${NONE}`, audience: [1], body: {} },
+  { method: 'DELETE', path: `/api/v1/partners/${NONE}`, audience: [1] },
+  { method: 'GET', path: '/api/v1/companies', audience: [1] },
+  { method: 'POST', path: '/api/v1/companies', audience: [1], body: {} },
+  { method: 'GET', path: '/api/v1/companies/options', audience: [1, 3, 5] },
+  { method: 'GET', path: `/api/v1/companies/${NONE}`, audience: [1] },
+  { method: 'PUT', path: `/api/v1/companies/${NONE}`, audience: [1], body: {} },
+  { method: 'DELETE', path: `/api/v1/companies/${NONE}`, audience: [1] },
+  { method: 'GET', path: '/api/v1/partner-staff', audience: [3] },
+  { method: 'POST', path: '/api/v1/partner-staff', audience: [3], body: {} },
+  { method: 'GET', path: `/api/v1/partner-staff/${NONE}`, audience: [3] },
+  { method: 'PUT', path: `/api/v1/partner-staff/${NONE}`, audience: [3], body: {} },
+  { method: 'DELETE', path: `/api/v1/partner-staff/${NONE}`, audience: [3] },
+  // One policy (`password:reset-staff`, types 2 and 3) covers both reset routes; the other type's
+  // staff are outside its scope.
+  { method: 'POST', path: `/api/v1/partner-staff/${NONE}/password-reset`, audience: [3], scopeDenial: true },
+  { method: 'GET', path: '/api/v1/analysts', audience: [2] },
+  { method: 'POST', path: '/api/v1/analysts', audience: [2], body: {} },
+  { method: 'GET', path: `/api/v1/analysts/${NONE}`, audience: [2] },
+  { method: 'PUT', path: `/api/v1/analysts/${NONE}`, audience: [2], body: {} },
+  { method: 'DELETE', path: `/api/v1/analysts/${NONE}`, audience: [2] },
+  { method: 'POST', path: `/api/v1/analysts/${NONE}/password-reset`, audience: [2], scopeDenial: true },
+  { method: 'POST', path: '/api/v1/cases/search', audience: [2, 3, 4, 5, 6], body: {} },
+  { method: 'POST', path: '/api/v1/cases/export', audience: 'handler', body: {} },
+  { method: 'GET', path: `/api/v1/cases/${NONE}`, audience: [2, 3, 4, 5, 6] },
+  { method: 'GET', path: `/api/v1/cases/${NONE}/attachments/${NONE}`, audience: [2, 3, 4, 5, 6] },
+  { method: 'GET', path: `/api/v1/cases/${NONE}/logs/${NONE}/attachment`, audience: [2, 3, 4, 5] },
+  { method: 'POST', path: '/api/v1/cases', audience: 'guest-or-handler', body: {} },
+  { method: 'POST', path: `/api/v1/cases/${NONE}/logs`, audience: 'handler', body: {} },
+  { method: 'GET', path: '/api/v1/dashboard/companies', audience: [2, 3, 4, 5] },
+  { method: 'GET', path: '/api/v1/dashboard/summary', audience: [2, 3, 4, 5] },
+  { method: 'GET', path: '/api/v1/dashboard/open-cases', audience: [2, 3, 4, 5] },
+];
+
+type Who = { label: string; username: string | null; userTypeId: number | null; role: number | null };
+
+const WHO: Who[] = [
+  { label: 'anonymous', username: null, userTypeId: null, role: null },
+  ...SUBJECTS.map((s) => ({
+    label: s.username,
+    username: s.username,
+    userTypeId: s.userTypeId,
+    role: s.role,
+  })),
+];
+
+/** Case handlers (spec §6): types 2 and 3, and types 4 and 5 with the privileged role 1. */
+const isHandler = (w: Who) =>
+  w.userTypeId === 2 || w.userTypeId === 3 || ((w.userTypeId === 4 || w.userTypeId === 5) && w.role === 1);
+
+function allowed(audience: Audience, who: Who): boolean {
+  if (audience === 'anyone') return true;
+  if (audience === 'signed-in') return who.userTypeId !== null;
+  if (audience === 'handler') return isHandler(who);
+  if (audience === 'guest-or-handler') return who.userTypeId === null || isHandler(who);
+  return who.userTypeId !== null && audience.includes(who.userTypeId);
+}
+
+export const accessCases: AttackCase[] = ROUTES.flatMap((route) =>
+  WHO.map(
+    (who): AttackCase => ({
+      area: 'access',
+      name: `${route.method} ${route.path} as ${who.label}`,
+      async run(t) {
+        const reply = await t.send({
+          method: route.method,
+          path: route.path,
+          ...(route.body !== undefined ? { json: route.body } : {}),
+          ...(who.username ? { as: who.username } : {}),
+        });
+        if (allowed(route.audience, who)) {
+          expect(
+            reply.status !== 401 && reply.status !== 403 && reply.status < 500,
+            `expected to pass the access check, got ${reply.status}`,
+          );
+        } else {
+          const want = who.userTypeId === null ? [401] : route.scopeDenial ? [403, 404] : [403];
+          expect(want.includes(reply.status), `expected ${want.join(' or ')}, got ${reply.status}`);
+        }
+      },
+    }),
+  ),
+);

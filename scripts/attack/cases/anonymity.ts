@@ -1,0 +1,89 @@
+/**
+ * Anonymity as it holds today (docs/decisions.md #13, #14): an anonymous report carries no identity
+ * to anyone; type 6 never receives the reporter's name. (Masked contact details and the profile
+ * toggle are issue-8 contract cases.)
+ */
+import {
+  type AttackCase,
+  caseIdOf,
+  caseNumberOf,
+  expect,
+  fileReport,
+  GUEST_PASSWORD,
+  json,
+} from '../support.ts';
+
+const SECRET_NAME = 'Nama Rahasia Pelapor Anonim';
+const SECRET_DEPT = 'Bagian Rahasia Sekali';
+
+let anonymousNumber: string | undefined;
+const anonymousReport = async (t: Parameters<AttackCase['run']>[0]) => {
+  anonymousNumber ??= caseNumberOf(
+    await fileReport(t, {
+      fields: { anonymous: 'true', name: SECRET_NAME, department: SECRET_DEPT, address: 'Jl. Rahasia 1' },
+    }),
+  );
+  return anonymousNumber;
+};
+
+export const anonymityCases: AttackCase[] = [
+  {
+    area: 'anonymity',
+    name: 'a handler receives no name or department of an anonymous report',
+    async run(t) {
+      const id = await caseIdOf(t, await anonymousReport(t));
+      for (const as of ['admin.kahuripan', 'analis.direksi', 'holding']) {
+        const reply = await t.send({ path: `/api/v1/cases/${id}`, as });
+        expect(reply.status === 200, `${as}: ${reply.status}`);
+        expect(
+          !reply.text.includes(SECRET_NAME) && !reply.text.includes(SECRET_DEPT),
+          `${as} received the identity`,
+        );
+      }
+    },
+  },
+  {
+    area: 'anonymity',
+    name: 'the case list and export carry no name of an anonymous report',
+    async run(t) {
+      await anonymousReport(t);
+      const list = await t.send({
+        path: '/api/v1/cases/search',
+        json: {
+          from: new Date().toISOString().slice(0, 10),
+          to: new Date().toISOString().slice(0, 10),
+          page: 1,
+          pageSize: 100,
+        },
+        as: 'admin.kahuripan',
+      });
+      expect(list.status === 200 && !list.text.includes(SECRET_NAME), 'the list carries the name');
+    },
+  },
+  {
+    area: 'anonymity',
+    name: 'the tracker of an anonymous report sees no name',
+    async run(t) {
+      const reply = await t.send({
+        path: '/api/v1/tracking',
+        json: { caseNumber: await anonymousReport(t), password: GUEST_PASSWORD },
+      });
+      expect(reply.status === 200 && !reply.text.includes(SECRET_NAME), `answered ${reply.status}`);
+    },
+  },
+  {
+    area: 'anonymity',
+    name: 'type 6 never receives the reporter name, even of its own case',
+    async run(t) {
+      const id = t.fixtures.pelaporCaseId;
+      expect(id, 'the seed gives the pelapor no case');
+      const detail = json<{ reporter?: { name: unknown } }>(
+        await t.send({ path: `/api/v1/cases/${id}`, as: 'pelapor' }),
+      );
+      expect(
+        detail.reporter && detail.reporter.name === null,
+        `reporter.name is ${JSON.stringify(detail.reporter?.name)}`,
+      );
+    },
+  },
+];

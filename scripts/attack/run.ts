@@ -1,0 +1,142 @@
+/**
+ * `pnpm test:attack`: the black-box attack suite. Starts the real system (legacy-sim with fresh
+ * seed data, the gateway with its stdout captured) on free loopback ports and runs every case over
+ * HTTP: one line per case, then `N passed, N failed` (today's cases and issue-8 contract cases
+ * counted apart as well); exits 1 when a case failed. See README.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SuiteReport } from '../fault/harness.ts';
+import { freePort, type RunningSystem, startSystem } from '../system.ts';
+import { accessCases } from './cases/access.ts';
+import { anonymityCases } from './cases/anonymity.ts';
+import { csrfCases } from './cases/csrf.ts';
+import { disclosureCases } from './cases/disclosure.ts';
+import { formulaCases } from './cases/formula.ts';
+import { idorCases, idTrickCases } from './cases/idor.ts';
+import { injectionCases } from './cases/injection.ts';
+import { logCases } from './cases/logs.ts';
+import { sessionCases } from './cases/sessions.ts';
+import { trackingCases } from './cases/tracking.ts';
+import { uploadCases } from './cases/uploads.ts';
+import { issue8Cases } from './contracts/issue8.ts';
+import { findFixtures } from './fixtures.ts';
+import { type AttackCase, Failure, Tools } from './support.ts';
+
+const CASE_LIMIT_MS = 30_000;
+const SUITE_LIMIT_MS = 4 * 60_000;
+
+const workDir = mkdtempSync(join(tmpdir(), 'wbs-attack-'));
+/** Set when the gateway process ended during a case (a crash the case provoked). */
+let gatewayDied = false;
+const logs: string[] = [];
+let system: RunningSystem | undefined;
+const watchdog = setTimeout(() => {
+  console.error(`attack suite: over its ${SUITE_LIMIT_MS / 1000} s limit; stopping`);
+  void cleanUp().then(() => process.exit(1));
+}, SUITE_LIMIT_MS);
+
+async function cleanUp() {
+  await system?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+async function runCase(report: SuiteReport, t: Tools, c: AttackCase): Promise<boolean> {
+  const label = c.contract ? `${c.name}  [issue 8 ${c.contract}]` : c.name;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      c.run(t),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Failure(`no answer within ${CASE_LIMIT_MS / 1000} s`)),
+          CASE_LIMIT_MS,
+        );
+      }),
+    ]);
+    return report.check(c.area, label, true);
+  } catch (error) {
+    const message =
+      error instanceof Failure
+        ? error.message
+        : `threw ${error instanceof Error ? error.message : String(error)}`;
+    return report.check(c.area, label, false, message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const sessionSecret = randomBytes(48).toString('base64url');
+let exitCode = 1;
+try {
+  system = await startSystem({
+    gatewayPort: await freePort(),
+    simPort: await freePort(),
+    simDataDir: join(workDir, 'legacy-sim'),
+    simJwtSecret: randomBytes(32).toString('base64url'),
+    sessionSecret,
+    sessionEncryptionKey: randomBytes(32).toString('base64'),
+    webDistDir: join(workDir, 'no-web'),
+    env: { LEGACY_SIM_TEST_KNOBS: '1' },
+    gatewayEnv: {
+      // Debug is the most a production log could carry: the log checks hold at every level.
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: '127.0.0.1',
+      TRACKING_FAILURE_FLOOR_MS: '300',
+      RATE_LIMIT_NAMESPACE: `attack-${randomBytes(4).toString('hex')}`,
+    },
+    onOutput: (name, line) => {
+      if (name === 'gateway') logs.push(line);
+    },
+    onUnexpectedExit: (name) => {
+      if (name === 'gateway') gatewayDied = true;
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${new URL(system.url).port}`;
+  const t = new Tools(baseUrl, system.simUrl ?? '', logs);
+  t.sessionSecret = sessionSecret;
+  await t.signInAll();
+  t.fixtures = await findFixtures(t);
+  console.log(`attack suite: gateway ${baseUrl}\n`);
+
+  const current: AttackCase[] = [
+    ...accessCases,
+    ...idorCases,
+    ...idTrickCases,
+    ...sessionCases,
+    ...csrfCases,
+    ...trackingCases,
+    ...uploadCases,
+    ...injectionCases,
+    ...formulaCases,
+    ...disclosureCases,
+    ...anonymityCases,
+  ];
+  // The log checks look at everything the other cases made the gateway write: they run last.
+  const ordered = [...current, ...issue8Cases, ...logCases];
+  const report = new SuiteReport();
+  const tally = { current: [0, 0], contract: [0, 0] };
+  for (const c of ordered) {
+    let ok = await runCase(report, t, c);
+    if (!ok) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (gatewayDied) {
+      // A crash fails its case, and the gateway is started again so the other cases still run.
+      ok = report.check(c.area, `${c.name}: the gateway survives it`, false, 'the gateway process ended');
+      gatewayDied = false;
+      await system.restartGateway();
+    }
+    const bucket = c.contract ? tally.contract : tally.current;
+    bucket[ok ? 0 : 1]!++;
+  }
+  console.log(`\ntoday's cases: ${tally.current[0]} passed, ${tally.current[1]} failed`);
+  console.log(`issue-8 contract cases: ${tally.contract[0]} passed, ${tally.contract[1]} failed`);
+  exitCode = report.finish('attack suite');
+} catch (error) {
+  console.error(error);
+} finally {
+  clearTimeout(watchdog);
+  await cleanUp();
+}
+process.exit(exitCode);

@@ -1,0 +1,233 @@
+/**
+ * What every attack case gets: HTTP to the running gateway (each case from its own client address
+ * unless it says otherwise, always with a recognisable User-Agent, so the log checks can look for
+ * both), signed-in sessions of the seeded demo accounts, and the ids of seeded records to aim at.
+ */
+import {
+  type Call,
+  call,
+  cookieFrom,
+  guestReportFields,
+  type Reply,
+  reportForm,
+  tinyPng,
+  type UploadFile,
+} from '../fault/http.ts';
+
+export const USER_AGENT = 'wbs-attack-suite/1.0 (UA-marker-7f3a91)';
+/** Every client address the suite uses starts with this (they must never reach a log line). */
+export const ADDRESS_PREFIX = '10.77.';
+
+export class Failure extends Error {}
+
+export function expect(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Failure(message);
+}
+
+export type DemoUser = {
+  username: string;
+  password: string;
+  userTypeId: number;
+  role: number;
+  companyId?: number;
+};
+
+/** The seeded demo accounts (scripts/legacy-sim/README.md), one per subject the matrix tries. */
+export const SUBJECTS: DemoUser[] = [
+  { username: 'admin', password: 'Admin#2026!', userTypeId: 1, role: 1 },
+  { username: 'admin.kahuripan', password: 'Perusahaan#2026!', userTypeId: 2, role: 1, companyId: 1 },
+  { username: 'admin.pakuan', password: 'Perusahaan#2026!', userTypeId: 2, role: 1, companyId: 2 },
+  { username: 'holding', password: 'Partner#2026!', userTypeId: 3, role: 1 },
+  { username: 'analis.direksi', password: 'Analis#2026!', userTypeId: 4, role: 1, companyId: 1 },
+  { username: 'analis.spi', password: 'Analis#2026!', userTypeId: 4, role: 2, companyId: 1 },
+  { username: 'staff.holding', password: 'Staff#2026!', userTypeId: 5, role: 1 },
+  { username: 'staff.holding2', password: 'Staff#2026!', userTypeId: 5, role: 2 },
+  { username: 'pelapor', password: 'Pelapor#2026!', userTypeId: 6, role: 2, companyId: 1 },
+];
+
+export type Fixtures = {
+  /** A company-1 case with logs (WBS-10000002), its attachment and a log with an attachment. */
+  company1Case: { id: number; attachmentId: number; logId: number | null };
+  /** A company-2 case with logs (WBS-10000003). */
+  company2Case: { id: number; attachmentId: number; logId: number | null };
+  /** A company-1 case routed to line 1 (Jalur Direksi): outside analis.spi's scope. */
+  direksiCaseId: number;
+  /** A case of the signed-in pelapor (whistleblower 1), or null when the seed gives it none. */
+  pelaporCaseId: number | null;
+  /** Every case of the pelapor (company 1). */
+  pelaporCaseIds: number[];
+  categoryId: number;
+};
+
+export class Tools {
+  readonly baseUrl: string;
+  readonly simUrl: string;
+  readonly logs: string[];
+  readonly sessions = new Map<string, string>();
+  /** The gateway's SESSION_SECRET: lets a case sign a cookie that is valid except for one thing. */
+  sessionSecret = '';
+  fixtures!: Fixtures;
+  #address = 0;
+
+  constructor(baseUrl: string, simUrl: string, logs: string[]) {
+    this.baseUrl = baseUrl;
+    this.simUrl = simUrl;
+    this.logs = logs;
+  }
+
+  /** A client address of its own (X-Forwarded-For through the trusted loopback proxy). */
+  nextAddress(): string {
+    this.#address++;
+    return `${ADDRESS_PREFIX}${(this.#address >> 8) & 255}.${this.#address & 255}`;
+  }
+
+  /** One request; `as` names a demo user whose session cookie is sent. */
+  async send(c: Call & { as?: string; address?: string }): Promise<Reply> {
+    const cookie = c.cookie ?? (c.as ? this.sessions.get(c.as) : undefined);
+    if (c.as && !cookie) throw new Failure(`no session for ${c.as}`);
+    return call(this.baseUrl, {
+      ...c,
+      ...(cookie ? { cookie } : {}),
+      headers: { 'user-agent': USER_AGENT, 'x-forwarded-for': c.address ?? this.nextAddress(), ...c.headers },
+    });
+  }
+
+  /** A fresh session of a demo user (its own cookie, not the shared one). */
+  async freshSession(username: string, password?: string): Promise<string> {
+    const user = SUBJECTS.find((s) => s.username === username);
+    const reply = await this.send({
+      path: '/api/v1/session',
+      json: { username, password: password ?? user?.password },
+    });
+    const cookie = cookieFrom(reply, 'wbs_session');
+    if (reply.status !== 200 || !cookie) throw new Failure(`sign-in of ${username}: HTTP ${reply.status}`);
+    return cookie;
+  }
+
+  async signInAll(): Promise<void> {
+    for (const user of SUBJECTS) this.sessions.set(user.username, await this.freshSession(user.username));
+  }
+}
+
+export function json<T = Record<string, unknown>>(reply: Reply): T {
+  try {
+    return JSON.parse(reply.text) as T;
+  } catch {
+    throw new Failure(`reply is not JSON: HTTP ${reply.status} ${reply.text.slice(0, 80)}`);
+  }
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The filters of a case search over the whole seeded year. */
+export const wholeYear = (extra: Record<string, unknown> = {}) => ({
+  from: daysAgo(400),
+  to: today(),
+  page: 1,
+  pageSize: 100,
+  ...extra,
+});
+
+export type AttackCase = {
+  area: string;
+  name: string;
+  /** For cases of issue 8 whose fix another helper is building: the item they check. */
+  contract?: string;
+  run(t: Tools): Promise<void>;
+};
+
+/**
+ * GET /session names nobody: 401 today, or (issue 9 §2: a signed-out visitor is not an error) a
+ * 200 that carries no user.
+ */
+export function namesNobody(reply: Reply): boolean {
+  if (reply.status === 401) return true;
+  if (reply.status !== 200) return false;
+  try {
+    const user = (JSON.parse(reply.text) as { user?: { id?: unknown } | null }).user;
+    return !user || user.id === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Problem+json type's last segment (`https://…/problems/csrf` → `csrf`). */
+export function problemType(reply: Reply): string | undefined {
+  try {
+    const type = (JSON.parse(reply.text) as { type?: string }).type;
+    return type?.split('/').pop();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Nothing in a reply that tells an attacker about the inside: stacks, addresses, paths, versions. */
+export function assertNoInternals(reply: Reply, simUrl: string): void {
+  const text = `${JSON.stringify(reply.headers)}\n${reply.text}`;
+  const sim = new URL(simUrl);
+  const leaks: [RegExp | string, string][] = [
+    [/\bat [\w.<>]+ \(/, 'a stack frame'],
+    [/\.(ts|js):\d+/, 'a source position'],
+    [/\/work\/|\/home\/|node_modules/, 'a file path'],
+    [sim.host, "legacy-sim's address"],
+    [/ECONN|UND_ERR|ETIMEDOUT|EPIPE/, 'a transport error code'],
+    [/System\.\w+Exception/, "the legacy's exception"],
+    [/fastify|undici|pino|x-powered-by/i, 'a framework name'],
+  ];
+  for (const [pattern, what] of leaks) {
+    const found = typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
+    expect(!found, `reply discloses ${what}`);
+  }
+}
+
+export { cookieFrom, type Reply, type UploadFile };
+
+export const GUEST_PASSWORD = 'Rahasia#Pelapor-2026';
+
+/** A guest report (multipart, as the wizard sends it); `fields` override the wizard's defaults. */
+export function fileReport(
+  t: Tools,
+  options: {
+    files?: UploadFile[];
+    fields?: Record<string, string>;
+    address?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Reply> {
+  const fields = {
+    ...guestReportFields('Dugaan penerimaan hadiah dari rekanan.', GUEST_PASSWORD, t.fixtures.categoryId),
+    ...options.fields,
+  };
+  const files = options.files ?? [
+    { field: 'evidence', name: 'bukti.png', type: 'image/png', bytes: tinyPng() },
+  ];
+  return t.send({
+    path: '/api/v1/cases',
+    form: reportForm(fields, files),
+    headers: { accept: 'application/json', ...options.headers },
+    ...(options.address ? { address: options.address } : {}),
+  });
+}
+
+/** The complaint number of a 201 reply. */
+export function caseNumberOf(reply: Reply): string {
+  expect(reply.status === 201, `filing answered ${reply.status} ${reply.text.slice(0, 160)}`);
+  const number = json<{ caseNumber?: string }>(reply).caseNumber;
+  expect(number && /^WBS-\d{8}$/.test(number), 'no complaint number');
+  return number;
+}
+
+/** The id of a company-1 case by its number, as admin.kahuripan finds it. */
+export async function caseIdOf(t: Tools, number: string): Promise<number> {
+  const reply = await t.send({
+    path: '/api/v1/cases/search',
+    json: wholeYear({ number }),
+    as: 'admin.kahuripan',
+  });
+  const id = json<{ items: { id: number; number: string }[] }>(reply).items.find(
+    (c) => c.number === number,
+  )?.id;
+  expect(id, `${number} is not in company 1's list`);
+  return id;
+}
