@@ -68,8 +68,8 @@ describe('partners (type 1)', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({
-      name: 'Name wajib diisi',
-      phone: 'Phone wajib diisi',
+      name: 'Nama wajib diisi',
+      phone: 'No. Telepon hanya boleh berisi angka',
       provinceId: 'Provinsi wajib diisi',
       cityId: 'Kota Tidak Valid',
     });
@@ -88,7 +88,45 @@ describe('partners (type 1)', () => {
       },
     });
     expect(good.statusCode).toBe(201);
-    expect(good.json()).toEqual({ message: 'Partner berhasil disimpan' });
+    expect(good.json()).toEqual({
+      message: 'Partner berhasil disimpan',
+      initialPassword: expect.any(String),
+    });
+  });
+
+  it("returns the new account's initial password once; it signs in only to the forced change", async () => {
+    const cookie = await signInAs(t.app, 1);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(cookie),
+      payload: {
+        name: 'Partner Empat',
+        username: 'p4',
+        email: 'p4@x.co',
+        phone: '021',
+        address: 'A',
+        provinceId: 31,
+        cityId: 3171,
+      },
+    });
+    const { initialPassword } = created.json();
+    expect(initialPassword).toMatch(/^\S{8,}$/);
+    // Never in a log line.
+    expect(t.logs.some((line) => JSON.stringify(line).includes(initialPassword))).toBe(false);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'p4', password: initialPassword },
+    });
+    expect(signIn.json()).toEqual({ passwordChangeRequired: true });
+    // The detail never carries it again.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/partners?pageSize=50',
+      headers: { cookie },
+    });
+    expect(list.body).not.toContain(initialPassword);
   });
 
   it('rejects a non-numeric id with 400', async () => {

@@ -1,6 +1,7 @@
 /** Partners (type 1 only). */
 import { idParams, listQuery, messageReply } from '@wbs/shared/api/common';
 import {
+  createdAccountReply,
   partnerListReply,
   partnerOptionsReply,
   partnerReply,
@@ -11,6 +12,7 @@ import * as v from 'valibot';
 import { seg } from '../../legacy/client.ts';
 import { ignored, partnerOptionSchema, partnerSchema } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
+import { presentCreatedAccount } from '../../presenters/account.ts';
 import { presentOption, presentPartner } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -102,7 +104,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
         summary: 'Tambah partner',
         tags,
         body: partnerRequest,
-        response: { 201: messageReply },
+        response: { 201: createdAccountReply },
       }),
     },
     async (request, reply) => {
@@ -113,7 +115,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
         json: toLegacy(request.body),
         data: ignored,
       });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
 
