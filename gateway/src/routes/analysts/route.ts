@@ -10,7 +10,7 @@ import { companyStaffSchema, ignored, type LegacyCompanyStaff } from '../../lega
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownCompanyId } from '../../policies/scope.ts';
-import { presentCreatedAccount } from '../../presenters/account.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentAnalyst } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 import { assertOfferedRole } from '../user-roles/offered.ts';
@@ -94,13 +94,15 @@ export default async function analystRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { fullName, username, email, roleId, caseLineId } = request.body;
       await assertOfferedRole(request, roleId);
-      const { messages } = await request.legacy.call({
-        name: 'CompanyStaffMaster.create',
-        method: 'POST',
-        path: '/CompanyStaffMaster',
-        json: { fullName, username, email, roleId, caseLineId, companyId: ownCompanyId(request) },
-        data: ignored,
-      });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'CompanyStaffMaster.create',
+          method: 'POST',
+          path: '/CompanyStaffMaster',
+          json: { fullName, username, email, roleId, caseLineId, companyId: ownCompanyId(request) },
+          data: ignored,
+        }),
+      );
       return reply.code(201).send(presentCreatedAccount(messages));
     },
   );

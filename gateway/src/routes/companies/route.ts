@@ -13,7 +13,7 @@ import { seg } from '../../legacy/client.ts';
 import { companyOptionSchema, companySchema, ignored } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { scopeOf } from '../../policies/scope.ts';
-import { presentCreatedAccount } from '../../presenters/account.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentCompany, presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -118,13 +118,15 @@ export default async function companyRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const { messages } = await request.legacy.call({
-        name: 'CompanyMaster.create',
-        method: 'POST',
-        path: '/CompanyMaster',
-        json: toLegacy(request.body),
-        data: ignored,
-      });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'CompanyMaster.create',
+          method: 'POST',
+          path: '/CompanyMaster',
+          json: toLegacy(request.body),
+          data: ignored,
+        }),
+      );
       return reply.code(201).send(presentCreatedAccount(messages));
     },
   );

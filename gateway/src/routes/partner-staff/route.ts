@@ -11,7 +11,7 @@ import { ignored, type LegacyPartnerStaff, partnerStaffSchema } from '../../lega
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownPartnerId } from '../../policies/scope.ts';
-import { presentCreatedAccount } from '../../presenters/account.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentPartnerStaff } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 import { assertOfferedRole } from '../user-roles/offered.ts';
@@ -94,13 +94,15 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { fullName, username, email, roleId } = request.body;
       await assertOfferedRole(request, roleId);
-      const { messages } = await request.legacy.call({
-        name: 'PartnerStaffMaster.create',
-        method: 'POST',
-        path: '/PartnerStaffMaster',
-        json: { fullName, username, email, roleId, partnerId: ownPartnerId(request) },
-        data: ignored,
-      });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'PartnerStaffMaster.create',
+          method: 'POST',
+          path: '/PartnerStaffMaster',
+          json: { fullName, username, email, roleId, partnerId: ownPartnerId(request) },
+          data: ignored,
+        }),
+      );
       return reply.code(201).send(presentCreatedAccount(messages));
     },
   );

@@ -129,6 +129,38 @@ describe('partners (type 1)', () => {
     expect(list.body).not.toContain(initialPassword);
   });
 
+  it('a username already taken is a field error (400, errors.username), for partners and staff alike', async () => {
+    const admin = await signInAs(t.app, 1);
+    const partner = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(admin),
+      payload: {
+        name: 'Partner Lima',
+        username: 'admin',
+        email: 'p5@x.co',
+        phone: '021',
+        address: 'A',
+        provinceId: 31,
+        cityId: 3171,
+      },
+    });
+    expect(partner.statusCode).toBe(400);
+    expect(partner.json()).toMatchObject({
+      errors: { username: 'Username sudah digunakan' },
+      messages: ['Username sudah digunakan'],
+    });
+    const companyAdmin = await signInAs(t.app, 2);
+    const analyst = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/analysts',
+      headers: browser(companyAdmin),
+      payload: { fullName: 'X', username: 'analis.spi', email: 'x@x.co', roleId: 2, caseLineId: 1 },
+    });
+    expect(analyst.statusCode).toBe(400);
+    expect(analyst.json().errors).toEqual({ username: 'Username sudah digunakan' });
+  });
+
   it('rejects a non-numeric id with 400', async () => {
     const cookie = await signInAs(t.app, 1);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/partners/abc', headers: { cookie } });

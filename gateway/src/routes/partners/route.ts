@@ -12,7 +12,7 @@ import * as v from 'valibot';
 import { seg } from '../../legacy/client.ts';
 import { ignored, partnerOptionSchema, partnerSchema } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
-import { presentCreatedAccount } from '../../presenters/account.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentOption, presentPartner } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -108,13 +108,15 @@ export default async function partnerRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const { messages } = await request.legacy.call({
-        name: 'PartnerMaster.create',
-        method: 'POST',
-        path: '/PartnerMaster',
-        json: toLegacy(request.body),
-        data: ignored,
-      });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'PartnerMaster.create',
+          method: 'POST',
+          path: '/PartnerMaster',
+          json: toLegacy(request.body),
+          data: ignored,
+        }),
+      );
       return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
