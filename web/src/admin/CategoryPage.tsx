@@ -38,7 +38,6 @@ export function CategoryPage() {
 type Values = { name: string; groupId: number };
 
 function CategoryForm(props: MasterFormProps<CaseCategory>) {
-  const { spec, mode } = props;
   const groups = useSWR<Items<Option>>('/case-category-groups');
   const groupOptions = groups.data?.items ?? [];
   const hasGroups = groupOptions.length > 0;
@@ -55,13 +54,7 @@ function CategoryForm(props: MasterFormProps<CaseCategory>) {
     },
   });
   return (
-    <MasterFormFrame
-      form={form}
-      title={spec.titles[mode.kind]}
-      ready={ready && !groups.isLoading}
-      onBack={props.onBack}
-      onEdit={mode.kind === 'view' ? () => props.onEdit(mode.row) : undefined}
-    >
+    <MasterFormFrame form={form} screen={props} ready={ready && !groups.isLoading}>
       <Stack gap="4" maxW="lg">
         {hasGroups && (
           <MasterSelectField

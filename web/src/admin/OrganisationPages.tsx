@@ -1,7 +1,5 @@
 import { SimpleGrid } from '@chakra-ui/react';
 import { companySchema, partnerSchema } from '@wbs/shared';
-import useSWR from 'swr';
-import type { Items, Option } from '../api/types.ts';
 import { validate } from '../ui/validate.ts';
 import {
   type MasterForm,
@@ -122,7 +120,6 @@ function CompanyForm(props: MasterFormProps<Organisation>) {
     validate: (values) => validate(companySchema, values),
     accountOf: (v) => v.username.trim(),
   });
-  const partners = useSWR<Items<Option>>('/partners/options');
   return (
     <OrganisationFields form={form} ready={ready} props={props}>
       <MasterSelectField
@@ -131,8 +128,7 @@ function CompanyForm(props: MasterFormProps<Organisation>) {
         label="Partner"
         placeholder="Tanpa Partner"
         optional
-        options={partners.data?.items ?? []}
-        loading={partners.isLoading}
+        source="/partners/options"
       />
     </OrganisationFields>
   );
@@ -146,18 +142,9 @@ function OrganisationFields(props: {
   children?: React.ReactNode;
 }) {
   const { form } = props;
-  const { spec, mode } = props.props;
-  const provinces = useSWR<Items<Option>>('/regions/provinces');
   const provinceId = form.values.provinceId;
-  const cities = useSWR<Items<Option>>(provinceId > 0 ? `/regions/provinces/${provinceId}/cities` : null);
   return (
-    <MasterFormFrame
-      form={form}
-      title={spec.titles[mode.kind]}
-      ready={props.ready}
-      onBack={props.props.onBack}
-      onEdit={mode.kind === 'view' ? () => props.props.onEdit(mode.row) : undefined}
-    >
+    <MasterFormFrame form={form} screen={props.props} ready={props.ready}>
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <MasterTextField form={form} name="name" label="Nama" maxLength={50} />
         <MasterTextField form={form} name="phone" label="No. Telepon" maxLength={50} inputMode="numeric" />
@@ -170,8 +157,7 @@ function OrganisationFields(props: {
           name="provinceId"
           label="Provinsi"
           placeholder="Pilih Provinsi"
-          options={provinces.data?.items ?? []}
-          loading={provinces.isLoading}
+          source="/regions/provinces"
           onPick={(id) => ({ provinceId: id, cityId: 0 })}
         />
         <MasterSelectField
@@ -179,8 +165,7 @@ function OrganisationFields(props: {
           name="cityId"
           label="Kota"
           placeholder="Pilih Kota"
-          options={cities.data?.items ?? []}
-          loading={cities.isLoading}
+          source={provinceId > 0 ? `/regions/provinces/${provinceId}/cities` : null}
           disabled={provinceId === 0}
         />
       </SimpleGrid>

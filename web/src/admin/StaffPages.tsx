@@ -1,8 +1,7 @@
 import { Button, SimpleGrid } from '@chakra-ui/react';
 import { analystSchema, DEFAULT_ROLE_ID, partnerStaffSchema } from '@wbs/shared';
-import useSWR from 'swr';
 import { api } from '../api/client.ts';
-import type { Items, MessageReply, Option } from '../api/types.ts';
+import type { MessageReply } from '../api/types.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
@@ -100,8 +99,6 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
         : validate(partnerStaffSchema, values),
     accountOf: (v) => v.username.trim(),
   });
-  const roles = useSWR<Items<Option>>('/user-roles');
-  const lines = useSWR<Items<Option>>(kind === 'analyst' ? '/case-lines' : null);
   const confirm = useConfirm();
   const loading = useLoading();
 
@@ -135,10 +132,8 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
   return (
     <MasterFormFrame
       form={form}
-      title={spec.titles[mode.kind]}
+      screen={props}
       ready={ready}
-      onBack={props.onBack}
-      onEdit={mode.kind === 'view' ? () => props.onEdit(mode.row) : undefined}
       extra={
         resetAllowed ? (
           <Button type="button" variant="outline" onClick={() => void resetPassword()}>
@@ -171,8 +166,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
           label="Akses Level"
           placeholder="Pilih Akses Level"
           optional
-          options={roles.data?.items ?? []}
-          loading={roles.isLoading}
+          source="/user-roles"
           onPick={(roleId) => ({ roleId: roleId || DEFAULT_ROLE_ID })}
         />
         {kind === 'analyst' && (
@@ -181,8 +175,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
             name="caseLineId"
             label="Jalur Otorisasi"
             placeholder="Pilih Jalur Otorisasi"
-            options={lines.data?.items ?? []}
-            loading={lines.isLoading}
+            source="/case-lines"
           />
         )}
       </SimpleGrid>

@@ -8,6 +8,18 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 beforeEach(() => t.legacy.reset());
 
+/** A valid partner form; `over` changes some fields. */
+const partnerForm = (over: Record<string, unknown>) => ({
+  name: 'Partner Tiga',
+  username: 'p3',
+  email: 'p3@x.co',
+  phone: '021',
+  address: 'A',
+  provinceId: 31,
+  cityId: 3171,
+  ...over,
+});
+
 describe('partners (type 1)', () => {
   it('lists partners as { items, total, page, pageSize } in our camelCase shape', async () => {
     // legacy-sim seeds one partner: a second one, for page 2.
@@ -77,15 +89,7 @@ describe('partners (type 1)', () => {
       method: 'POST',
       url: '/api/v1/partners',
       headers: browser(cookie),
-      payload: {
-        name: 'Partner Tiga',
-        username: 'p3',
-        email: 'p3@x.co',
-        phone: '021',
-        address: 'A',
-        provinceId: 31,
-        cityId: 3171,
-      },
+      payload: partnerForm({}),
     });
     expect(good.statusCode).toBe(201);
     expect(good.json()).toEqual({
@@ -100,15 +104,7 @@ describe('partners (type 1)', () => {
       method: 'POST',
       url: '/api/v1/partners',
       headers: browser(cookie),
-      payload: {
-        name: 'Partner Empat',
-        username: 'p4',
-        email: 'p4@x.co',
-        phone: '021',
-        address: 'A',
-        provinceId: 31,
-        cityId: 3171,
-      },
+      payload: partnerForm({ name: 'Partner Empat', username: 'p4', email: 'p4@x.co' }),
     });
     const { initialPassword } = created.json();
     expect(initialPassword).toMatch(/^\S{8,}$/);
@@ -135,15 +131,7 @@ describe('partners (type 1)', () => {
       method: 'POST',
       url: '/api/v1/partners',
       headers: browser(admin),
-      payload: {
-        name: 'Partner Lima',
-        username: 'admin',
-        email: 'p5@x.co',
-        phone: '021',
-        address: 'A',
-        provinceId: 31,
-        cityId: 3171,
-      },
+      payload: partnerForm({ name: 'Partner Lima', username: 'admin', email: 'p5@x.co' }),
     });
     expect(partner.statusCode).toBe(400);
     expect(partner.json()).toMatchObject({

@@ -112,12 +112,11 @@ export function useMasterForm<T extends { id: number }, V>(
  * type=submit while the Ubah click (or Enter/Space) was still being handled, so the browser went on
  * to submit the freshly opened Edit form and its save confirmation opened.
  */
-export function MasterFormFrame<V>(props: {
+export function MasterFormFrame<T, V>(props: {
   form: MasterForm<V>;
-  title: string;
+  /** The screen's form props: title by mode, Kembali, and Ubah (View only). */
+  screen: MasterFormProps<T>;
   ready: boolean;
-  onBack: () => void;
-  onEdit?: () => void;
   /** Buttons before Kembali (Reset Password). */
   extra?: ReactNode;
   /** Read-only content outside the disabled fieldset (the initial password with its copy button). */
@@ -125,17 +124,19 @@ export function MasterFormFrame<V>(props: {
   children: ReactNode;
 }) {
   const { form } = props;
+  const { spec, mode, onBack, onEdit } = props.screen;
+  const title = spec.titles[mode.kind];
   if (!props.ready) return <PageSpinner />;
   return (
     <Stack gap="5" maxW="3xl">
       <Heading as="h1" size="2xl">
-        {props.title}
+        {title}
       </Heading>
       <Box bg="bg.panel" borderWidth="1px" rounded="xl" p={{ base: '4', md: '6' }}>
         <form
           key={form.kind}
           noValidate
-          aria-label={props.title}
+          aria-label={title}
           onSubmit={(event) => {
             event.preventDefault();
             if (!form.readOnly) void form.submit();
@@ -148,15 +149,13 @@ export function MasterFormFrame<V>(props: {
             {props.aside}
             <Flex gap="2" justify="flex-end" wrap="wrap">
               {props.extra}
-              <Button key="back" variant="outline" type="button" onClick={props.onBack}>
+              <Button key="back" variant="outline" type="button" onClick={onBack}>
                 Kembali
               </Button>
-              {form.readOnly ? (
-                props.onEdit && (
-                  <Button key="edit" type="button" onClick={props.onEdit}>
-                    Ubah
-                  </Button>
-                )
+              {mode.kind === 'view' ? (
+                <Button key="edit" type="button" onClick={() => onEdit(mode.row)}>
+                  Ubah
+                </Button>
               ) : (
                 <Button key="save" type="submit">
                   Simpan
@@ -205,20 +204,24 @@ export function MasterTextField<V>(props: {
   );
 }
 
-/** A select of a master form (numeric ids, 0 = nothing chosen); disabled in View. */
+/**
+ * A select of a master form (numeric ids, 0 = nothing chosen); disabled in View. Its options come
+ * from `source` (a GET path answering `{ items }`; null while it cannot be loaded yet) or `options`.
+ */
 export function MasterSelectField<V>(props: {
   form: MasterForm<V>;
   name: FieldName<V>;
   label: string;
   placeholder: string;
-  options: readonly SelectOption[];
+  source?: string | null;
+  options?: readonly SelectOption[];
   optional?: boolean;
   disabled?: boolean;
-  loading?: boolean;
   /** What choosing `id` changes (default: the field itself), e.g. a province also clears the city. */
   onPick?: (id: number) => Partial<V>;
 }) {
   const { form } = props;
+  const loaded = useSWR<{ items: SelectOption[] }>(props.source ?? null);
   const disabled = form.readOnly || Boolean(props.disabled);
   return (
     <FormField
@@ -230,9 +233,9 @@ export function MasterSelectField<V>(props: {
       <SelectInput
         name={props.name}
         value={Number(form.values[props.name] ?? 0)}
-        options={props.options}
+        options={props.options ?? loaded.data?.items ?? []}
         disabled={disabled}
-        loading={props.loading}
+        loading={loaded.isLoading}
         placeholder={props.placeholder}
         onChange={(id) => form.set(props.onPick ? props.onPick(id) : ({ [props.name]: id } as Partial<V>))}
       />
