@@ -19,7 +19,8 @@ export function row(page: Page, text: string): Locator {
 
 /** Opens the confirm dialog's action (Simpan, Hapus, Oke) after checking its title and message. */
 export async function confirmDialog(page: Page, title: string, message: string, action: string) {
-  const dialog = page.getByRole('alertdialog');
+  // By its title: the dialog that follows a creation (the initial password) is an alertdialog too.
+  const dialog = page.getByRole('alertdialog').filter({ hasText: message });
   await dialog.getByText(title, { exact: true }).waitFor();
   await dialog.getByText(message, { exact: true }).waitFor();
   await dialog.getByRole('button', { name: action, exact: true }).click();
