@@ -1,6 +1,6 @@
 import { Box, Button, Flex, Heading, Input, Stack } from '@chakra-ui/react';
 import type { CreatedAccountReply } from '@wbs/shared/api/partners';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 import { api } from '../../api/client.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
@@ -64,9 +64,14 @@ export function useMasterForm<T extends { id: number }, V>(
   const loading = useLoading();
   const readOnly = mode.kind === 'view';
 
+  // Fill once when the record arrives; later revalidations (focus, a password reset) refresh a View
+  // but never overwrite what is being typed in Edit.
+  const filled = useRef(record !== null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refill only when another record arrives
   useEffect(() => {
-    if (record) setValues(options.toValues(record));
+    if (!record || (filled.current && !readOnly)) return;
+    filled.current = true;
+    setValues(options.toValues(record));
   }, [record]);
 
   const set = (patch: Partial<V>) => {
