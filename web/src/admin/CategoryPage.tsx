@@ -41,7 +41,7 @@ function CategoryForm(props: MasterFormProps<CaseCategory>) {
   const groups = useSWR<Items<Option>>('/case-category-groups');
   const groupOptions = groups.data?.items ?? [];
   const hasGroups = groupOptions.length > 0;
-  const { form, ready } = useMasterForm(props, {
+  const { form, load } = useMasterForm(props, {
     empty: { name: '', groupId: 0 },
     toValues: (c): Values => ({ name: c.name ?? '', groupId: c.groupId ?? 0 }),
     // The category list carries every field; the legacy has no category detail call.
@@ -54,7 +54,7 @@ function CategoryForm(props: MasterFormProps<CaseCategory>) {
     },
   });
   return (
-    <MasterFormFrame form={form} screen={props} ready={ready && !groups.isLoading}>
+    <MasterFormFrame form={form} screen={props} load={{ ...load, ready: load.ready && !groups.isLoading }}>
       <Stack gap="4" maxW="lg">
         {hasGroups && (
           <MasterSelectField

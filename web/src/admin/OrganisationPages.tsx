@@ -5,6 +5,7 @@ import {
   type MasterForm,
   MasterFormFrame,
   type MasterFormProps,
+  type MasterLoad,
   MasterSelectField,
   MasterTextField,
   useMasterForm,
@@ -102,18 +103,18 @@ const toValues = (r: Organisation): Values => ({
 });
 
 function PartnerForm(props: MasterFormProps<Organisation>) {
-  const { form, ready } = useMasterForm(props, {
+  const { form, load } = useMasterForm(props, {
     empty: EMPTY,
     toValues,
     detail: true,
     validate: ({ partnerId: _none, ...values }) => validate(partnerSchema, values),
     accountOf: (v) => v.username.trim(),
   });
-  return <OrganisationFields form={form} ready={ready} props={props} />;
+  return <OrganisationFields form={form} load={load} props={props} />;
 }
 
 function CompanyForm(props: MasterFormProps<Organisation>) {
-  const { form, ready } = useMasterForm(props, {
+  const { form, load } = useMasterForm(props, {
     empty: EMPTY,
     toValues,
     detail: true,
@@ -121,7 +122,7 @@ function CompanyForm(props: MasterFormProps<Organisation>) {
     accountOf: (v) => v.username.trim(),
   });
   return (
-    <OrganisationFields form={form} ready={ready} props={props}>
+    <OrganisationFields form={form} load={load} props={props}>
       <MasterSelectField
         form={form}
         name="partnerId"
@@ -137,14 +138,14 @@ function CompanyForm(props: MasterFormProps<Organisation>) {
 /** The fields partners and companies share (spec section 4: username and e-mail fixed after creation). */
 function OrganisationFields(props: {
   form: MasterForm<Values>;
-  ready: boolean;
+  load: MasterLoad;
   props: MasterFormProps<Organisation>;
   children?: React.ReactNode;
 }) {
   const { form } = props;
   const provinceId = form.values.provinceId;
   return (
-    <MasterFormFrame form={form} screen={props.props} ready={props.ready}>
+    <MasterFormFrame form={form} screen={props.props} load={props.load}>
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <MasterTextField form={form} name="name" label="Nama" maxLength={50} />
         <MasterTextField form={form} name="phone" label="No. Telepon" maxLength={50} inputMode="numeric" />

@@ -83,7 +83,7 @@ type Values = { fullName: string; username: string; email: string; roleId: numbe
 
 function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) {
   const { spec, mode } = props;
-  const { form, record, ready, reload } = useMasterForm(props, {
+  const { form, record, load, reload } = useMasterForm(props, {
     empty: { fullName: '', username: '', email: '', roleId: DEFAULT_ROLE_ID, caseLineId: 0 },
     toValues: (r): Values => ({
       fullName: r.fullName ?? '',
@@ -133,7 +133,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
     <MasterFormFrame
       form={form}
       screen={props}
-      ready={ready}
+      load={load}
       extra={
         resetAllowed ? (
           <Button type="button" variant="outline" onClick={() => void resetPassword()}>

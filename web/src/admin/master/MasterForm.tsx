@@ -1,8 +1,9 @@
-import { Box, Button, Flex, Heading, Input, Stack } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, Input, Stack, Text } from '@chakra-ui/react';
+import { UI_MESSAGES } from '@wbs/shared';
 import type { CreatedAccountReply } from '@wbs/shared/api/partners';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
-import { api } from '../../api/client.ts';
+import { ApiError, api } from '../../api/client.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { FormField } from '../../ui/FormField.tsx';
 import { useLoading } from '../../ui/LoadingOverlay.tsx';
@@ -13,6 +14,9 @@ import { useFormErrors } from '../../ui/useFormErrors.ts';
 import type { Errors } from '../../ui/validate.ts';
 import type { FormMode, MasterScreenSpec } from './types.ts';
 
+const messageOf = (error: unknown) =>
+  error instanceof ApiError && error.status !== 404 ? error.messages.join(' ') : UI_MESSAGES.notFoundData;
+
 /** What a screen's form gets from the scaffold (MasterScreen). */
 export type MasterFormProps<T> = {
   spec: MasterScreenSpec<T>;
@@ -22,6 +26,9 @@ export type MasterFormProps<T> = {
   /** After a successful save; `account` names the sign-in account a creation made. */
   onSaved: (reply: Partial<CreatedAccountReply>, account?: string) => void;
 };
+
+/** Whether the record of a View/Edit form is there; if it could not be read, why (gone, server down). */
+export type MasterLoad = { ready: boolean; error?: unknown; retry: () => void };
 
 type Validation = { ok: true; value: unknown } | { ok: false; errors: Errors };
 
@@ -53,7 +60,12 @@ export function useMasterForm<T extends { id: number }, V>(
     /** The account name shown with a new account's initial password. */
     accountOf?: (values: V) => string;
   },
-): { form: MasterForm<V>; record: T | null; ready: boolean; reload: () => Promise<unknown> } {
+): {
+  form: MasterForm<V>;
+  record: T | null;
+  load: MasterLoad;
+  reload: () => Promise<unknown>;
+} {
   const { spec, mode } = props;
   const row = mode.kind === 'add' ? null : mode.row;
   const detail = useSWR<T>(row && options.detail ? `${spec.path}/${row.id}` : null);
@@ -105,7 +117,11 @@ export function useMasterForm<T extends { id: number }, V>(
   return {
     form: { kind: mode.kind, values, errors, readOnly, locked: mode.kind !== 'add', set, submit },
     record,
-    ready: !row || record !== null,
+    load: {
+      ready: !row || record !== null,
+      error: record === null ? detail.error : undefined,
+      retry: () => void detail.mutate(),
+    },
     reload: () => detail.mutate(),
   };
 }
@@ -121,7 +137,7 @@ export function MasterFormFrame<T, V>(props: {
   form: MasterForm<V>;
   /** The screen's form props: title by mode, Kembali, and Ubah (View only). */
   screen: MasterFormProps<T>;
-  ready: boolean;
+  load: MasterLoad;
   /** Buttons before Kembali (Reset Password). */
   extra?: ReactNode;
   /** Read-only content outside the disabled fieldset (the initial password with its copy button). */
@@ -131,7 +147,23 @@ export function MasterFormFrame<T, V>(props: {
   const { form } = props;
   const { spec, mode, onBack, onEdit } = props.screen;
   const title = spec.titles[mode.kind];
-  if (!props.ready) return <PageSpinner />;
+  if (props.load.error) {
+    return (
+      <Stack gap="4" maxW="3xl">
+        <Heading as="h1" size="2xl">
+          {title}
+        </Heading>
+        <Text role="alert">{messageOf(props.load.error)}</Text>
+        <Flex gap="2">
+          <Button variant="outline" onClick={onBack}>
+            Kembali
+          </Button>
+          <Button onClick={props.load.retry}>Coba Lagi</Button>
+        </Flex>
+      </Stack>
+    );
+  }
+  if (!props.load.ready) return <PageSpinner />;
   return (
     <Stack gap="5" maxW="3xl">
       <Heading as="h1" size="2xl">
