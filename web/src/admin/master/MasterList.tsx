@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, HStack, Stack, Table } from '@chakra-ui/react';
 import { DEFAULT_PAGE_SIZE, UI_MESSAGES } from '@wbs/shared';
 import { useState } from 'react';
 import useSWR from 'swr';
@@ -6,6 +6,7 @@ import { api } from '../../api/client.ts';
 import type { MessageReply } from '../../api/types.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useLoading } from '../../ui/LoadingOverlay.tsx';
+import { Pager } from '../../ui/Pager.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import type { MasterScreenSpec } from './types.ts';
@@ -106,22 +107,9 @@ export function MasterList<T extends { id: number }>(props: {
         </Table.Root>
       </Box>
       {totalPages > 1 && (
-        <HStack gap="2" justify="flex-end">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Sebelumnya
-          </Button>
-          <Text fontSize="sm">
-            Halaman {page} dari {totalPages}
-          </Text>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page >= totalPages}
-            onClick={() => setPage((p) => p + 1)}
-          >
-            Berikutnya
-          </Button>
-        </HStack>
+        <Flex justify="flex-end">
+          <Pager page={page} totalPages={totalPages} onPage={setPage} />
+        </Flex>
       )}
     </Stack>
   );

@@ -135,6 +135,22 @@ describe('master scaffold', () => {
     await screen.findByRole('button', { name: 'Tambah Partner' });
   });
 
+  it('pages through a server-paged list', async () => {
+    const calls = fakeGateway({
+      'GET /partners?page=1&pageSize=10': ok({ items: [PARTNER], total: 25, page: 1, pageSize: 10 }),
+      'GET /partners?page=2&pageSize=10': ok({
+        items: [{ ...PARTNER, id: 8, name: 'Partner Delapan' }],
+        total: 25,
+      }),
+    });
+    renderScreen(<PartnerPage />);
+    await screen.findByText('Halaman 1 dari 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Berikutnya' }));
+    await screen.findByText('Partner Delapan');
+    expect(screen.getByText('Halaman 2 dari 3')).toBeTruthy();
+    expect(calls.some((c) => c.path === '/partners?page=2&pageSize=10')).toBe(true);
+  });
+
   it('Kategori Laporan offers no Hapus', async () => {
     fakeGateway({
       'GET /case-categories': ok({ items: [{ id: 1, name: 'Fraud', groupId: null, groupName: null }] }),
