@@ -4,7 +4,7 @@
  * client is never trusted.
  */
 import * as v from 'valibot';
-import { FIELD_LIMITS } from './constants.ts';
+import { DEFAULT_ROLE_ID, FIELD_LIMITS } from './constants.ts';
 import { format, FIELD_MESSAGES as M, TEMPLATE_MESSAGES as T } from './messages.ts';
 
 // A missing key is validated as an empty value, so it gets the field's own "wajib diisi" message.
@@ -78,7 +78,7 @@ const organisationFields = {
       v.string(M.phoneRequired),
       v.trim(),
       v.nonEmpty(M.phoneRequired),
-      v.regex(/^\d+$/, M.phoneRequired),
+      v.regex(/^\d+$/, M.phoneInvalid),
     ),
     '',
   ),
@@ -103,7 +103,11 @@ const staffFields = {
   fullName: text(M.fullNameRequired),
   username: text(M.usernameRequiredLower),
   email: email(M.emailRequired, M.emailInvalid),
-  roleId: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 2),
+  /** Default 2 (spec); the gateway also checks it against the legacy's GET /UserRole. */
+  roleId: v.optional(
+    v.pipe(v.number(M.roleInvalid), v.integer(M.roleInvalid), v.minValue(1, M.roleInvalid)),
+    DEFAULT_ROLE_ID,
+  ),
 };
 
 export const partnerStaffSchema = v.object(staffFields);

@@ -24,3 +24,14 @@ export type Partner = v.InferOutput<typeof partnerSchemaOut>;
 export const partnerReply = partnerSchemaOut;
 export const partnerListReply = pageOf(partnerSchemaOut);
 export const partnerOptionsReply = itemsOf(optionSchema);
+
+/**
+ * Reply of creating an organisation or a staff member: the legacy creates a sign-in account with a
+ * random initial password and returns it once; it is shown once to the administrator (decision 46).
+ */
+export const createdAccountReply = v.object({
+  message: v.string(),
+  /** null when the legacy did not return one. */
+  initialPassword: nullableString,
+});
+export type CreatedAccountReply = v.InferOutput<typeof createdAccountReply>;

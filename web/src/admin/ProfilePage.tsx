@@ -1,15 +1,17 @@
 import { Box, Button, Heading, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { profileSchema } from '@wbs/shared';
 import { type FormEvent, useEffect, useState } from 'react';
-import useSWR from 'swr';
-import { ApiError, api } from '../api/client.ts';
+import useSWR, { useSWRConfig } from 'swr';
+import { api } from '../api/client.ts';
+import { SESSION_KEY } from '../api/session.ts';
 import type { MessageReply, User } from '../api/types.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { notify } from '../ui/toaster.tsx';
-import { type Errors, validate } from '../ui/validate.ts';
+import { useFormErrors } from '../ui/useFormErrors.ts';
+import { validate } from '../ui/validate.ts';
 
 type Profile = { fullName: string; hideIdentity: boolean };
 
@@ -18,7 +20,8 @@ export function ProfilePage({ user }: { user: User }) {
   const isWhistleblower = user.userTypeId === 6;
   const { data, isLoading, mutate } = useSWR<Profile>(isWhistleblower ? '/profile' : null);
   const [values, setValues] = useState<Profile>({ fullName: '', hideIdentity: false });
-  const [errors, setErrors] = useState<Errors>({});
+  const { errors, setErrors, showServer, clearField } = useFormErrors();
+  const { mutate: mutateCache } = useSWRConfig();
   const confirm = useConfirm();
   const loading = useLoading();
 
@@ -43,9 +46,10 @@ export function ProfilePage({ user }: { user: User }) {
     try {
       const reply = await api<MessageReply>('/profile', { method: 'PUT', body: result.value });
       notify.success(reply.message);
-      await mutate();
+      // The gateway renewed the session with the saved name: the top bar reads it from /session.
+      await Promise.all([mutate(), mutateCache(SESSION_KEY)]);
     } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);
+      showServer(error);
       notify.problem(error);
     } finally {
       loading.hide();
@@ -75,7 +79,10 @@ export function ProfilePage({ user }: { user: User }) {
                     name="fullName"
                     value={values.fullName}
                     maxLength={50}
-                    onChange={(e) => setValues((v) => ({ ...v, fullName: e.target.value }))}
+                    onChange={(e) => {
+                      clearField('fullName');
+                      setValues((v) => ({ ...v, fullName: e.target.value }));
+                    }}
                   />
                 </FormField>
                 <RadioGroup.Root

@@ -43,7 +43,7 @@ describe('wizard step validation', () => {
     const { errors } = validateStep(0, initialWizardState(), guest);
     expect(errors).toMatchObject({
       reporterType: 'Identitas Pelapor wajib diisi',
-      address: 'Address wajib diisi',
+      address: 'Alamat wajib diisi',
       provinceId: 'Provinsi wajib diisi',
       cityId: 'Kota wajib diisi',
       districtId: 'Kecamatan wajib diisi',

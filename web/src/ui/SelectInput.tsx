@@ -2,6 +2,13 @@ import { NativeSelect } from '@chakra-ui/react';
 
 export type SelectOption = { id: number; name: string; group?: string | null };
 
+/**
+ * Inside a Field.Root, Chakra takes the select's `disabled` from the field (false unless the field says
+ * so) and ignores the root's, so a "disabled" select could still be changed. The <select> itself gets
+ * it; the field props type omits it, hence the spread.
+ */
+const selectDisabled = (disabled: boolean | undefined): object => (disabled ? { disabled: true } : {});
+
 /** A native select over numeric ids; 0 means nothing chosen (the placeholder). */
 export function SelectInput(props: {
   value: number;
@@ -23,6 +30,7 @@ export function SelectInput(props: {
   return (
     <NativeSelect.Root disabled={props.disabled}>
       <NativeSelect.Field
+        {...selectDisabled(props.disabled)}
         name={props.name}
         value={props.value > 0 ? String(props.value) : ''}
         onChange={(e) => props.onChange(Number(e.currentTarget.value) || 0)}

@@ -1,5 +1,6 @@
 /** Analysts (company staff), managed by a company admin (type 2) within its own company only. */
 import { idParams, listQuery, messageReply } from '@wbs/shared/api/common';
+import { createdAccountReply } from '@wbs/shared/api/partners';
 import { analystListReply, analystRequest, analystSchemaOut } from '@wbs/shared/api/staff';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -9,8 +10,10 @@ import { companyStaffSchema, ignored, type LegacyCompanyStaff } from '../../lega
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownCompanyId } from '../../policies/scope.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentAnalyst } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
+import { assertOfferedRole } from '../user-roles/offered.ts';
 
 const tags = ['analysts'];
 type Body = v.InferOutput<typeof analystRequest>;
@@ -85,19 +88,22 @@ export default async function analystRoutes(app: FastifyInstance) {
         summary: 'Tambah analis',
         tags,
         body: analystRequest,
-        response: { 201: messageReply },
+        response: { 201: createdAccountReply },
       }),
     },
     async (request, reply) => {
       const { fullName, username, email, roleId, caseLineId } = request.body;
-      const { messages } = await request.legacy.call({
-        name: 'CompanyStaffMaster.create',
-        method: 'POST',
-        path: '/CompanyStaffMaster',
-        json: { fullName, username, email, roleId, caseLineId, companyId: ownCompanyId(request) },
-        data: ignored,
-      });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      await assertOfferedRole(request, roleId);
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'CompanyStaffMaster.create',
+          method: 'POST',
+          path: '/CompanyStaffMaster',
+          json: { fullName, username, email, roleId, caseLineId, companyId: ownCompanyId(request) },
+          data: ignored,
+        }),
+      );
+      return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
 
@@ -116,6 +122,7 @@ export default async function analystRoutes(app: FastifyInstance) {
     async (request) => {
       const analyst = await ownAnalyst(request, request.params.id);
       const { fullName, username, email, roleId, caseLineId } = request.body;
+      await assertOfferedRole(request, roleId);
       const { messages } = await request.legacy.call({
         name: 'CompanyStaffMaster.update',
         method: 'PUT',

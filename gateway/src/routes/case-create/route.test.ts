@@ -155,7 +155,7 @@ describe('POST /cases as a guest', () => {
     expect(res.json().errors).toEqual({
       reporterType: 'Identitas Pelapor wajib diisi',
       name: 'Nama wajib diisi',
-      address: 'Address wajib diisi',
+      address: 'Alamat wajib diisi',
       provinceId: 'Provinsi wajib diisi',
       cityId: 'Kota wajib diisi',
       districtId: 'Kecamatan wajib diisi',

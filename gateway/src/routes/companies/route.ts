@@ -6,12 +6,14 @@ import {
   companyReply,
   companyRequest,
 } from '@wbs/shared/api/companies';
+import { createdAccountReply } from '@wbs/shared/api/partners';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { seg } from '../../legacy/client.ts';
 import { companyOptionSchema, companySchema, ignored } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { scopeOf } from '../../policies/scope.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentCompany, presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -112,18 +114,20 @@ export default async function companyRoutes(app: FastifyInstance) {
         summary: 'Tambah perusahaan',
         tags,
         body: companyRequest,
-        response: { 201: messageReply },
+        response: { 201: createdAccountReply },
       }),
     },
     async (request, reply) => {
-      const { messages } = await request.legacy.call({
-        name: 'CompanyMaster.create',
-        method: 'POST',
-        path: '/CompanyMaster',
-        json: toLegacy(request.body),
-        data: ignored,
-      });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'CompanyMaster.create',
+          method: 'POST',
+          path: '/CompanyMaster',
+          json: toLegacy(request.body),
+          data: ignored,
+        }),
+      );
+      return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
 

@@ -1,5 +1,6 @@
 /** Partner staff, managed by a partner user (type 3) within its own partner only. */
 import { idParams, listQuery, messageReply } from '@wbs/shared/api/common';
+import { createdAccountReply } from '@wbs/shared/api/partners';
 import { partnerStaffListReply, partnerStaffRequest, partnerStaffSchemaOut } from '@wbs/shared/api/staff';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -10,8 +11,10 @@ import { ignored, type LegacyPartnerStaff, partnerStaffSchema } from '../../lega
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownPartnerId } from '../../policies/scope.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentPartnerStaff } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
+import { assertOfferedRole } from '../user-roles/offered.ts';
 
 const tags = ['partner-staff'];
 type Body = v.InferOutput<typeof partnerStaffRequest>;
@@ -85,19 +88,22 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
         summary: 'Tambah staff partner',
         tags,
         body: partnerStaffRequest,
-        response: { 201: messageReply },
+        response: { 201: createdAccountReply },
       }),
     },
     async (request, reply) => {
       const { fullName, username, email, roleId } = request.body;
-      const { messages } = await request.legacy.call({
-        name: 'PartnerStaffMaster.create',
-        method: 'POST',
-        path: '/PartnerStaffMaster',
-        json: { fullName, username, email, roleId, partnerId: ownPartnerId(request) },
-        data: ignored,
-      });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      await assertOfferedRole(request, roleId);
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'PartnerStaffMaster.create',
+          method: 'POST',
+          path: '/PartnerStaffMaster',
+          json: { fullName, username, email, roleId, partnerId: ownPartnerId(request) },
+          data: ignored,
+        }),
+      );
+      return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
 
@@ -116,6 +122,7 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
     async (request) => {
       const staff = await ownStaff(request, request.params.id);
       const { fullName, username, email, roleId } = request.body;
+      await assertOfferedRole(request, roleId);
       const { messages } = await request.legacy.call({
         name: 'PartnerStaffMaster.update',
         method: 'PUT',

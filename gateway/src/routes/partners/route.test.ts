@@ -8,6 +8,18 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 beforeEach(() => t.legacy.reset());
 
+/** A valid partner form; `over` changes some fields. */
+const partnerForm = (over: Record<string, unknown>) => ({
+  name: 'Partner Tiga',
+  username: 'p3',
+  email: 'p3@x.co',
+  phone: '021',
+  address: 'A',
+  provinceId: 31,
+  cityId: 3171,
+  ...over,
+});
+
 describe('partners (type 1)', () => {
   it('lists partners as { items, total, page, pageSize } in our camelCase shape', async () => {
     // legacy-sim seeds one partner: a second one, for page 2.
@@ -68,8 +80,8 @@ describe('partners (type 1)', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({
-      name: 'Name wajib diisi',
-      phone: 'Phone wajib diisi',
+      name: 'Nama wajib diisi',
+      phone: 'No. Telepon hanya boleh berisi angka',
       provinceId: 'Provinsi wajib diisi',
       cityId: 'Kota Tidak Valid',
     });
@@ -77,18 +89,64 @@ describe('partners (type 1)', () => {
       method: 'POST',
       url: '/api/v1/partners',
       headers: browser(cookie),
-      payload: {
-        name: 'Partner Tiga',
-        username: 'p3',
-        email: 'p3@x.co',
-        phone: '021',
-        address: 'A',
-        provinceId: 31,
-        cityId: 3171,
-      },
+      payload: partnerForm({}),
     });
     expect(good.statusCode).toBe(201);
-    expect(good.json()).toEqual({ message: 'Partner berhasil disimpan' });
+    expect(good.json()).toEqual({
+      message: 'Partner berhasil disimpan',
+      initialPassword: expect.any(String),
+    });
+  });
+
+  it("returns the new account's initial password once; it signs in only to the forced change", async () => {
+    const cookie = await signInAs(t.app, 1);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(cookie),
+      payload: partnerForm({ name: 'Partner Empat', username: 'p4', email: 'p4@x.co' }),
+    });
+    const { initialPassword } = created.json();
+    expect(initialPassword).toMatch(/^\S{8,}$/);
+    // Never in a log line.
+    expect(t.logs.some((line) => JSON.stringify(line).includes(initialPassword))).toBe(false);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'p4', password: initialPassword },
+    });
+    expect(signIn.json()).toEqual({ passwordChangeRequired: true });
+    // The detail never carries it again.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/partners?pageSize=50',
+      headers: { cookie },
+    });
+    expect(list.body).not.toContain(initialPassword);
+  });
+
+  it('a username already taken is a field error (400, errors.username), for partners and staff alike', async () => {
+    const admin = await signInAs(t.app, 1);
+    const partner = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partners',
+      headers: browser(admin),
+      payload: partnerForm({ name: 'Partner Lima', username: 'admin', email: 'p5@x.co' }),
+    });
+    expect(partner.statusCode).toBe(400);
+    expect(partner.json()).toMatchObject({
+      errors: { username: 'Username sudah digunakan' },
+      messages: ['Username sudah digunakan'],
+    });
+    const companyAdmin = await signInAs(t.app, 2);
+    const analyst = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/analysts',
+      headers: browser(companyAdmin),
+      payload: { fullName: 'X', username: 'analis.spi', email: 'x@x.co', roleId: 2, caseLineId: 1 },
+    });
+    expect(analyst.statusCode).toBe(400);
+    expect(analyst.json().errors).toEqual({ username: 'Username sudah digunakan' });
   });
 
   it('rejects a non-numeric id with 400', async () => {

@@ -1,6 +1,7 @@
 /** Partners (type 1 only). */
 import { idParams, listQuery, messageReply } from '@wbs/shared/api/common';
 import {
+  createdAccountReply,
   partnerListReply,
   partnerOptionsReply,
   partnerReply,
@@ -11,6 +12,7 @@ import * as v from 'valibot';
 import { seg } from '../../legacy/client.ts';
 import { ignored, partnerOptionSchema, partnerSchema } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
+import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
 import { presentOption, presentPartner } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -102,18 +104,20 @@ export default async function partnerRoutes(app: FastifyInstance) {
         summary: 'Tambah partner',
         tags,
         body: partnerRequest,
-        response: { 201: messageReply },
+        response: { 201: createdAccountReply },
       }),
     },
     async (request, reply) => {
-      const { messages } = await request.legacy.call({
-        name: 'PartnerMaster.create',
-        method: 'POST',
-        path: '/PartnerMaster',
-        json: toLegacy(request.body),
-        data: ignored,
-      });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      const { messages } = await withAccountFieldErrors(() =>
+        request.legacy.call({
+          name: 'PartnerMaster.create',
+          method: 'POST',
+          path: '/PartnerMaster',
+          json: toLegacy(request.body),
+          data: ignored,
+        }),
+      );
+      return reply.code(201).send(presentCreatedAccount(messages));
     },
   );
 

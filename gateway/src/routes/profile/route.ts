@@ -48,7 +48,7 @@ export default async function profileRoutes(app: FastifyInstance) {
         response: { 200: messageReply },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const { messages } = await request.legacy.call({
         name: 'WhistleblowerMaster.update',
         method: 'PUT',
@@ -60,6 +60,13 @@ export default async function profileRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
+      // The top bar shows the session's name: re-issue the session with the saved one, so it changes
+      // at once instead of at the next sign-in.
+      const session = request.session;
+      if (session) {
+        const user = { ...session.user, displayName: request.body.fullName };
+        app.sessions.start(request, reply, user, session.auth.token);
+      }
       return { message: messages[0] ?? '' };
     },
   );

@@ -1,10 +1,9 @@
 /** Access levels (Akses Level) of staff accounts. */
 import { optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { userRoleSchema } from '../../legacy/schemas.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
+import { offeredRoles } from './offered.ts';
 
 export default async function userRoleRoutes(app: FastifyInstance) {
   app.get(
@@ -14,13 +13,8 @@ export default async function userRoleRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Akses level', tags: ['reference'], response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'UserRole.list',
-        method: 'GET',
-        path: '/UserRole',
-        data: v.array(userRoleSchema),
-      });
-      return { items: data.map((r) => presentOption(r.id, r.text)) };
+      const roles = await offeredRoles(request);
+      return { items: roles.map((r) => presentOption(r.id, r.text)) };
     },
   );
 }
