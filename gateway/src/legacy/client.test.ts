@@ -134,7 +134,7 @@ describe('legacy failures through the gateway', () => {
   let t: TestApp;
   let cookie: string;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ LEGACY_TIMEOUT_MS: '400' });
     cookie = await signInAs(t.app, 1);
   });
   afterAll(async () => t.close());

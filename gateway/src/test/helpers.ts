@@ -1,6 +1,6 @@
 /**
  * `buildTestApp()`: the real gateway (same buildApp as production) in front of an in-memory
- * legacy-sim (scripts/legacy-sim, test knobs on) on a random loopback port, with a short legacy
+ * legacy-sim (scripts/legacy-sim, test knobs on) on a random loopback port, with a generous legacy
  * timeout. Logs go to an array for assertions.
  */
 import { Writable } from 'node:stream';
@@ -47,7 +47,9 @@ export async function buildTestApp(
     SESSION_SECRET: TEST_SECRET,
     SESSION_ENCRYPTION_KEY: TEST_KEY,
     LEGACY_API_URL: legacy.apiUrl,
-    LEGACY_TIMEOUT_MS: '400',
+    // Generous: a loaded CI machine must not turn a slow answer into a 504. Tests of the timeout
+    // itself set their own short bound.
+    LEGACY_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'debug',
     ...env,
   });
