@@ -4,7 +4,10 @@
  * - log notes, authors and log attachment names only for readers with `case-logs:read-full`
  *   (types 2–5); everyone else (type 6, trackers) gets every note masked;
  * - the reporter's name is withheld from type 6 (spec §2, §6);
- * - an anonymous report carries no identity fields (name, department, address, region) for anyone.
+ * - an anonymous report carries no identity fields (name, department, address, region) for anyone;
+ * - a pelapor who chose "Sembunyikan identitas" on its profile: the same for handlers, on all its cases;
+ * - in both cases handlers get the e-mail and phone masked (./contact-mask.ts); the reporter itself
+ *   (tracker, type 6) keeps seeing its own contact details.
  */
 import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
 import type { CaseStatus } from '@wbs/shared/api/reference';
@@ -12,6 +15,7 @@ import { USER_TYPES } from '@wbs/shared/constants';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { can, type Subject } from '@wbs/shared/permissions';
 import type { LegacyCase, LegacyCaseLog, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { maskEmail, maskPhone } from './contact-mask.ts';
 
 /** What one reader may see of a case detail. */
 export type DetailAudience = {
@@ -19,16 +23,32 @@ export type DetailAudience = {
   fullLogs: boolean;
   /** The reporter's name (withheld from type 6). */
   reporterName: boolean;
+  /**
+   * A handler (types 2–5), not the reporter itself: hidden reporters' identity is withheld and their
+   * contact details are masked.
+   */
+  handler: boolean;
 };
 
 /** The anonymous tracker (complaint number + password): the reporter, but without a session. */
-export const TRACKER_AUDIENCE: DetailAudience = { fullLogs: false, reporterName: true };
+export const TRACKER_AUDIENCE: DetailAudience = { fullLogs: false, reporterName: true, handler: false };
 
 export function audienceOf(subject: Subject): DetailAudience {
+  const reporter = subject === null || subject.userTypeId === USER_TYPES.WHISTLEBLOWER;
   return {
     fullLogs: can(subject, 'case-logs:read-full'),
-    reporterName: subject !== null && subject.userTypeId !== USER_TYPES.WHISTLEBLOWER,
+    reporterName: !reporter,
+    handler: !reporter,
   };
+}
+
+/** Whether the case was filed anonymously (either legacy flag). */
+export const isAnonymousCase = (c: LegacyCase): boolean =>
+  c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
+
+/** The reporter's contact details in clear: only for a stated, audited reveal. */
+export function presentContact(c: LegacyCase): { email: string | null; phone: string | null } {
+  return { email: text(c.caseWhistleblowerEmail), phone: text(c.caseWhistleblowerContactNum) };
 }
 
 /** Trimmed text, or null for nothing at all. */
@@ -97,10 +117,21 @@ export function maskTrackerLogs(logs: readonly CaseLogEntry[]): CaseLogEntry[] {
   }));
 }
 
-export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): CaseDetail {
-  const anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
+/**
+ * `identityHidden`: the pelapor who filed the case asked on its profile to hide its identity (or that
+ * could not be checked: the caller fails closed).
+ */
+export function presentCaseDetail(
+  c: LegacyCase,
+  audience: DetailAudience,
+  identityHidden = false,
+): CaseDetail {
+  const anonymous = isAnonymousCase(c);
+  const hiddenFromReader = anonymous || (audience.handler && identityHidden);
   // Defence in depth: the legacy stores no identity for anonymous reports, but we never pass one on.
-  const identity = (value: string | null) => (anonymous ? null : text(value));
+  const identity = (value: string | null) => (hiddenFromReader ? null : text(value));
+  const contactMasked = audience.handler && hiddenFromReader;
+  const contact = presentContact(c);
   const name =
     identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
   const logs = (c.caselogs ?? []).map(presentLog);
@@ -109,11 +140,13 @@ export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): Case
     channelName: text(c.caseChannel?.channelName ?? null),
     reporter: {
       anonymous,
+      identityHidden: audience.handler && identityHidden && !anonymous,
+      contactMasked,
       type: ref(c.caseWhistleblowerType),
       name: audience.reporterName ? name : null,
       department: identity(c.caseWhistleblowerDept),
-      email: text(c.caseWhistleblowerEmail),
-      phone: text(c.caseWhistleblowerContactNum),
+      email: contact.email !== null && contactMasked ? maskEmail(contact.email) : contact.email,
+      phone: contact.phone !== null && contactMasked ? maskPhone(contact.phone) : contact.phone,
       address: identity(c.caseWhistleblowerAddress),
       provinceName: identity(c.caseProvince?.provinceName ?? null),
       cityName: identity(c.caseCity?.cityName ?? null),

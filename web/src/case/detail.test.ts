@@ -15,6 +15,8 @@ const detail: CaseDetail = {
   status: { id: 2, name: 'Diterima', order: 2 },
   reporter: {
     anonymous: false,
+    identityHidden: false,
+    contactMasked: false,
     type: 1,
     name: 'Budi',
     department: null,

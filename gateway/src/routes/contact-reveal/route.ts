@@ -1,0 +1,54 @@
+/**
+ * POST /cases/{id}/contact-reveal: the e-mail and phone of a hidden reporter (anonymous report, or a
+ * pelapor who hides its identity) in clear, for a handler allowed to write activity logs (policy
+ * `case-logs:create`, spec §6), with a stated reason. The case is loaded in scope like every case
+ * route (another scope's case is 404). Every reveal is an audit line `contact-revealed` naming the
+ * user (audit()), the case id and the reason's length — never the reason's text (it may quote the
+ * reporter) nor the revealed values. The reply is never cached (`cache-control: no-store` on /api).
+ */
+import { idParams } from '@wbs/shared/api/common';
+import {
+  type ContactRevealRequest,
+  contactRevealReply,
+  contactRevealRequest,
+} from '@wbs/shared/api/contact-reveal';
+import type { FastifyInstance } from 'fastify';
+import type * as v from 'valibot';
+import { audit } from '../../logging.ts';
+import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
+import { isAnonymousCase, presentContact } from '../../presenters/cases.ts';
+import { routeSchema } from '../../schema.ts';
+
+type Params = v.InferOutput<typeof idParams>;
+
+export default async function contactRevealRoutes(app: FastifyInstance) {
+  app.post<{ Params: Params; Body: ContactRevealRequest }>(
+    '/cases/:id/contact-reveal',
+    {
+      config: { policy: 'case-logs:create' },
+      schema: routeSchema({
+        summary: 'Tampilkan kontak pelapor yang disamarkan',
+        description:
+          'Email dan nomor telepon pelapor dalam bentuk asli, untuk pengguna yang boleh membuat catatan ' +
+          'aktivitas. `reason` wajib (10–500 karakter) dan setiap permintaan dicatat (tanpa isi alasan ' +
+          'dan tanpa kontak yang dibuka). Laporan di luar cakupan: 404.',
+        tags: ['cases'],
+        params: idParams,
+        body: contactRevealRequest,
+        response: { 200: contactRevealReply },
+      }),
+    },
+    async (request) => {
+      const found = await loadCaseInScope(request, request.params.id);
+      const masked = isAnonymousCase(found) || (await pelaporHidesIdentity(request, found));
+      audit(request, 'contact-revealed', {
+        resource: 'case',
+        resourceId: found.caseId,
+        reasonLength: request.body.reason.length,
+        wasMasked: masked,
+      });
+      return presentContact(found);
+    },
+  );
+}
