@@ -49,6 +49,11 @@ export async function buildTestApp(
     LEGACY_API_URL: legacy.apiUrl,
     LEGACY_TIMEOUT_MS: '400',
     LOG_LEVEL: 'debug',
+    // Suites submit far more than a reporter would from one address; flood tests set their own limits.
+    CASE_SUBMISSIONS_MAX_PER_CLIENT: '100000',
+    CASE_LOGS_MAX_PER_CLIENT: '100000',
+    CASE_SUBMISSIONS_MAX_GLOBAL: '1000000',
+    CASE_LOGS_MAX_GLOBAL: '1000000',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });
