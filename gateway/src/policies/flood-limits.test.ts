@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
+import { browser, buildTestApp, redisKeys, signInAs, type TestApp } from '../test/helpers.ts';
 import { guestAnonymousFields, legacyCaseCount, legacyToken, multipart, pdfBytes } from '../test/uploads.ts';
 
 let pdf: Uint8Array;
@@ -27,17 +27,7 @@ describe.each([
     ...extra,
   });
 
-  async function keys(): Promise<string[]> {
-    if (!admin) return [];
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await admin.scan(cursor, 'MATCH', `wbs:gw:${namespace}:*`, 'COUNT', 500);
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== '0');
-    return found;
-  }
+  const keys = () => redisKeys(admin, namespace);
 
   beforeAll(async () => {
     if (redis) admin = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream';
 import { createLegacySim, type DemoAccount, demoAccounts } from '@wbs/legacy-sim';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { RegisteredRoute } from '../policies/plugin.ts';
@@ -140,3 +141,16 @@ export async function legacyCall<T = unknown>(
 
 /** Headers of a same-origin browser request carrying a session cookie. */
 export const browser = (cookie: string) => ({ cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' });
+
+/** Every Redis key of one test namespace (below the gateway's `wbs:gw:` prefix), for checks and clean-up. */
+export async function redisKeys(redis: Pick<Redis, 'scan'> | null, namespace: string): Promise<string[]> {
+  if (!redis) return [];
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `wbs:gw:${namespace}:*`, 'COUNT', 500);
+    cursor = next;
+    found.push(...batch);
+  } while (cursor !== '0');
+  return found;
+}
