@@ -12,6 +12,7 @@ import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { maskEmail, maskPhone } from '../../presenters/contact-mask.ts';
 import { browser, buildTestApp, demoAccount, legacyCall, signIn, type TestApp } from '../../test/helpers.ts';
+import { guestAnonymousFields, multipart, pdfBytes } from '../../test/uploads.ts';
 
 let t: TestApp;
 const cookies = new Map<string, string>();
@@ -111,6 +112,40 @@ describe('masked contact details for handlers', () => {
       email: clear.caseWhistleblowerEmail,
       phone: clear.caseWhistleblowerContactNum,
     });
+  });
+});
+
+describe('a new anonymous guest report', () => {
+  it('reaches handlers masked while the tracker sees its own contact details in clear', async () => {
+    const fields = guestAnonymousFields({ email: 'saksi.rahasia@example.com', phone: '081234567890' });
+    const body = await multipart(fields, [{ field: 'evidence', name: 'bukti.pdf', bytes: await pdfBytes() }]);
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/cases', ...body });
+    expect(created.statusCode, created.body).toBe(201);
+    const { caseNumber } = created.json() as { caseNumber: string };
+
+    const tracked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/tracking',
+      headers: { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+      payload: { caseNumber, password: fields.password },
+    });
+    expect(tracked.statusCode, tracked.body).toBe(200);
+    const own = tracked.json() as CaseDetail;
+    expect(own.reporter).toMatchObject({
+      anonymous: true,
+      contactMasked: false,
+      email: 'saksi.rahasia@example.com',
+      phone: '081234567890',
+    });
+
+    const handler = await get('admin.kahuripan', `/cases/${own.id}`);
+    expect((handler.json() as CaseDetail).reporter).toMatchObject({
+      contactMasked: true,
+      email: 's***@e***.com',
+      phone: '+62 8** **** *890',
+    });
+    expect(handler.body).not.toContain('saksi.rahasia');
+    expect(handler.body).not.toContain('3456');
   });
 });
 
