@@ -29,9 +29,9 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wbs-web-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>WBS</title>');
   writeFileSync(join(dir, 'app.js'), 'console.log(1)');
-  plain = await buildTestApp({ WEB_DIST_DIR: dir });
+  plain = await buildTestApp({ WEB_DIST_DIR: dir, LEGACY_TIMEOUT_MS: '3000' });
   // A proxy named by address (a bare hop count never trusts X-Forwarded-Proto in Fastify 5).
-  proxied = await buildTestApp({ WEB_DIST_DIR: dir, TRUST_PROXY: '127.0.0.1' });
+  proxied = await buildTestApp({ WEB_DIST_DIR: dir, TRUST_PROXY: '127.0.0.1', LEGACY_TIMEOUT_MS: '3000' });
 });
 afterAll(async () => {
   await plain.close();

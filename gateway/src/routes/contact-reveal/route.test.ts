@@ -13,6 +13,7 @@ import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { maskEmail, maskPhone } from '../../presenters/contact-mask.ts';
 import { browser, buildTestApp, demoAccount, legacyCall, signIn, type TestApp } from '../../test/helpers.ts';
 import { guestAnonymousFields, multipart, pdfBytes } from '../../test/uploads.ts';
+import { REVEAL_LIMITS } from './route.ts';
 
 let t: TestApp;
 const cookies = new Map<string, string>();
@@ -38,7 +39,7 @@ let identifiedPelaporCase: CaseDetail;
 let guestIdentifiedCase: CaseDetail;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ LEGACY_TIMEOUT_MS: '3000' });
   const search = await post('pelapor', '/cases/search', {
     from: '2020-01-01',
     to: latestIndonesianToday(),
@@ -285,5 +286,31 @@ describe('"Sembunyikan identitas" of the signed-in pelapor', () => {
     expect(warnings).toHaveLength(1);
     // A case without a pelapor (a guest's or staff's report) asks nothing.
     expect(await pelaporHidesIdentity(failing, { ...legacyCase, caseWhistleblowerId: null })).toBe(false);
+  });
+});
+
+describe('reveal limits', () => {
+  it('stop a handler harvesting contacts after REVEAL_LIMITS.maxPerClient reveals, not another handler', async () => {
+    const own = await buildTestApp({ LEGACY_TIMEOUT_MS: '3000' });
+    try {
+      const cookie = await signIn(own.app, 'admin.kahuripan', demoAccount('admin.kahuripan').password);
+      const reveal = (c: string) =>
+        own.app.inject({
+          method: 'POST',
+          url: `/api/v1/cases/${anonymousCase.id}/contact-reveal`,
+          headers: browser(c),
+          payload: { reason: 'Klarifikasi bukti laporan' },
+        });
+      for (let i = 0; i < REVEAL_LIMITS.maxPerClient; i++)
+        expect((await reveal(cookie)).statusCode).toBe(200);
+      const limited = await reveal(cookie);
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.body).not.toContain('@');
+      const other = await signIn(own.app, 'holding', demoAccount('holding').password);
+      expect((await reveal(other)).statusCode).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });
