@@ -1,6 +1,6 @@
 /**
- * The gateway as one Fastify plugin: the app plugins in order (errors, multipart, session, logging,
- * legacy client, redis, csrf, policy, OpenAPI, static files), then the routes. `buildApp()` creates
+ * The gateway as one Fastify plugin: the app plugins in order (errors, security headers, multipart,
+ * session, logging, legacy client, redis, csrf, policy, OpenAPI, static files), then the routes. `buildApp()` creates
  * the Fastify instance around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,7 @@ import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
 import { valibotValidatorCompiler } from './schema.ts';
+import { securityHeadersPlugin } from './security-headers.ts';
 import { sessionPlugin } from './session/plugin.ts';
 import { staticPlugin } from './static.ts';
 
@@ -56,6 +57,7 @@ export const app = fp(
     });
 
     await app.register(errorsPlugin);
+    await app.register(securityHeadersPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);
     await app.register(sessionPlugin, { config });
@@ -81,15 +83,6 @@ export const app = fp(
     if (config.docsEnabled) {
       await app.register(swaggerUi, { routePrefix: '/api/docs' });
     }
-
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-frame-options', 'DENY');
-      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
-        reply.header('cache-control', 'no-store');
-      }
-    });
 
     await app.register(staticPlugin, { webDistDir: config.webDistDir });
     await app.register(routes);

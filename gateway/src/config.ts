@@ -85,6 +85,12 @@ const envSchema = v.object({
   SIGNIN_MAX_PER_USERNAME: intString('SIGNIN_MAX_PER_USERNAME', 10, 1, 1_000),
   SIGNIN_MAX_PER_CLIENT: intString('SIGNIN_MAX_PER_CLIENT', 30, 1, 100_000),
   SIGNIN_WINDOW_SECONDS: intString('SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
+  CASE_SUBMISSIONS_MAX_PER_CLIENT: intString('CASE_SUBMISSIONS_MAX_PER_CLIENT', 10, 1, 100_000),
+  CASE_SUBMISSIONS_MAX_GLOBAL: intString('CASE_SUBMISSIONS_MAX_GLOBAL', 300, 1, 1_000_000),
+  CASE_SUBMISSIONS_WINDOW_SECONDS: intString('CASE_SUBMISSIONS_WINDOW_SECONDS', 900, 1, 86_400),
+  CASE_LOGS_MAX_PER_CLIENT: intString('CASE_LOGS_MAX_PER_CLIENT', 60, 1, 100_000),
+  CASE_LOGS_MAX_GLOBAL: intString('CASE_LOGS_MAX_GLOBAL', 1_000, 1, 1_000_000),
+  CASE_LOGS_WINDOW_SECONDS: intString('CASE_LOGS_WINDOW_SECONDS', 900, 1, 86_400),
   RATE_LIMIT_NAMESPACE: v.pipe(
     v.optional(v.string(), 'limits'),
     v.transform((value) => value.trim() || 'limits'),
@@ -115,9 +121,14 @@ export type Config = {
   tracking: TrackingSettings;
   /** Attempt limits of sign-in (per username) and forgot-password (per e-mail), and per client. */
   signIn: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
+  /** Flood limits (per client and for everyone, per window) of POST /cases and POST /cases/{id}/logs. */
+  caseSubmissions: FloodSettings;
+  caseLogs: FloodSettings;
   /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
   rateLimitNamespace: string;
 };
+
+export type FloodSettings = { maxPerClient: number; maxGlobal: number; windowSeconds: number };
 
 export type TrackingSettings = {
   maxPerNumber: number;
@@ -172,6 +183,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerSubject: e.SIGNIN_MAX_PER_USERNAME,
       maxPerClient: e.SIGNIN_MAX_PER_CLIENT,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+    },
+    caseSubmissions: {
+      maxPerClient: e.CASE_SUBMISSIONS_MAX_PER_CLIENT,
+      maxGlobal: e.CASE_SUBMISSIONS_MAX_GLOBAL,
+      windowSeconds: e.CASE_SUBMISSIONS_WINDOW_SECONDS,
+    },
+    caseLogs: {
+      maxPerClient: e.CASE_LOGS_MAX_PER_CLIENT,
+      maxGlobal: e.CASE_LOGS_MAX_GLOBAL,
+      windowSeconds: e.CASE_LOGS_WINDOW_SECONDS,
     },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
   };

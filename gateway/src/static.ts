@@ -1,33 +1,14 @@
 /**
  * Serves the built web app (WEB_DIST_DIR) when the folder exists: hashed assets cached for a year,
- * index.html never cached and sent with a strict Content-Security-Policy, and every non-/api GET
- * that matches no file and names no file falls back to index.html (client-side routing). Skipped
- * silently (one info line) when the folder is missing.
+ * index.html never cached (its Content-Security-Policy, like every reply's, comes from
+ * security-headers.ts), and every non-/api GET that matches no file and names no file falls back to
+ * index.html (client-side routing). Skipped silently (one info line) when the folder is missing.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-
-/**
- * The web app's Content-Security-Policy: everything from this origin only, so even an injected tag
- * cannot make a reporter's browser call another host (fonts and assets are bundled). Styles allow
- * inline because the UI library injects its styles at run time; scripts do not (the build has none
- * inline). Images allow data:/blob: for the generated PDF and chart exports.
- */
-export const WEB_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Paths that name a file (`/assets/x.js`, `/favicon.ico`): a missing one is a 404, never the app. */
 const looksLikeFile = (path: string) => path.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(path);
@@ -48,7 +29,6 @@ export const staticPlugin = fp(
       setHeaders(res, path) {
         const isIndex = path.endsWith('index.html');
         res.header('cache-control', isIndex ? 'no-cache' : 'public, max-age=31536000, immutable');
-        if (isIndex) res.header('content-security-policy', WEB_CSP);
       },
     });
     app.decorate('spaFallback', (request: FastifyRequest, reply: FastifyReply) => {
@@ -60,7 +40,6 @@ export const staticPlugin = fp(
       // tab after a deploy); a plain 404 lets it fail visibly.
       if (looksLikeFile(path)) return false;
       reply.header('cache-control', 'no-cache');
-      reply.header('content-security-policy', WEB_CSP);
       void reply.sendFile('index.html');
       return true;
     });

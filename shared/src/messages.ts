@@ -75,6 +75,8 @@ export const FIELD_MESSAGES = {
   caseNumberInvalid: 'Nomor Pengaduan tidak valid',
   passwordInvalid: 'Kata sandi tidak valid',
   sortInvalid: 'Urutan tidak valid',
+  revealReasonRequired: 'Alasan wajib diisi',
+  revealReasonMin: 'Alasan minimal 10 karakter',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -89,6 +91,8 @@ export const TEMPLATE_MESSAGES = {
   fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
   fileNotProcessable: 'Gambar {name} tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
+  floodRetryInMinutes:
+    'Terlalu banyak pengiriman dalam waktu singkat, silakan coba lagi dalam {minutes} menit',
 } as const;
 
 export const UI_MESSAGES = {
@@ -105,6 +109,14 @@ export const UI_MESSAGES = {
   maskedNote: '**********',
   maskedNoteHint: 'Text disembunyikan demi keamanan',
   networkError: 'Network Error',
+  contactMaskedHint: 'Disamarkan untuk melindungi pelapor',
+  identityHiddenHint: 'Disembunyikan atas permintaan pelapor',
+  revealContact: 'Tampilkan',
+  revealTitle: 'Tampilkan kontak pelapor',
+  revealExplanation:
+    'Email dan nomor telepon pelapor disamarkan untuk melindunginya. Tuliskan alasan Anda membukanya; ' +
+    'alasan dan nama Anda dicatat.',
+  revealReasonLabel: 'Alasan',
 } as const;
 
 /** Problem texts the gateway answers with; stable, neutral, Indonesian. */

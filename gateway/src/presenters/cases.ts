@@ -5,7 +5,10 @@
  *   (types 2–5); everyone else (type 6, trackers) gets every note masked;
  * - the reporter's name is withheld from type 6 (spec §2, §6);
  * - type 1 (reads, does not handle) gets no reporter identity or contact at all (decision #37);
- * - an anonymous report carries no identity fields (name, department, address, region) for anyone.
+ * - an anonymous report carries no identity fields (name, department, address, region) for anyone;
+ * - a pelapor who chose "Sembunyikan identitas" on its profile: the same for handlers, on all its cases;
+ * - in both cases handlers get the e-mail and phone masked (./contact-mask.ts); the reporter itself
+ *   (tracker, type 6) keeps seeing its own contact details.
  */
 import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
 import type { CaseStatus } from '@wbs/shared/api/reference';
@@ -13,6 +16,7 @@ import { USER_TYPES } from '@wbs/shared/constants';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { can, type Subject } from '@wbs/shared/permissions';
 import type { LegacyCase, LegacyCaseLog, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { maskEmail, maskPhone } from './contact-mask.ts';
 
 /** What one reader may see of a case detail. */
 export type DetailAudience = {
@@ -22,6 +26,11 @@ export type DetailAudience = {
   reporterName: boolean;
   /** Identity and contact at all: name, department, e-mail, phone, address, region (withheld from type 1). */
   reporterIdentity: boolean;
+  /**
+   * A handler (types 2–5), not the reporter itself: hidden reporters' identity is withheld and their
+   * contact details are masked.
+   */
+  handler: boolean;
 };
 
 /** The anonymous tracker (complaint number + password): the reporter, but without a session. */
@@ -29,14 +38,26 @@ export const TRACKER_AUDIENCE: DetailAudience = {
   fullLogs: false,
   reporterName: true,
   reporterIdentity: true,
+  handler: false,
 };
 
 export function audienceOf(subject: Subject): DetailAudience {
+  const reporter = subject === null || subject.userTypeId === USER_TYPES.WHISTLEBLOWER;
   return {
     fullLogs: can(subject, 'case-logs:read-full'),
-    reporterName: subject !== null && subject.userTypeId !== USER_TYPES.WHISTLEBLOWER,
+    reporterName: !reporter,
     reporterIdentity: can(subject, 'case-reporter:read'),
+    handler: !reporter,
   };
+}
+
+/** Whether the case was filed anonymously (either legacy flag). */
+export const isAnonymousCase = (c: LegacyCase): boolean =>
+  c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
+
+/** The reporter's contact details in clear: only for a stated, audited reveal. */
+export function presentContact(c: LegacyCase): { email: string | null; phone: string | null } {
+  return { email: text(c.caseWhistleblowerEmail), phone: text(c.caseWhistleblowerContactNum) };
 }
 
 /** Trimmed text, or null for nothing at all. */
@@ -105,11 +126,22 @@ export function maskTrackerLogs(logs: readonly CaseLogEntry[]): CaseLogEntry[] {
   }));
 }
 
-export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): CaseDetail {
-  const anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym ?? false;
+/**
+ * `identityHidden`: the pelapor who filed the case asked on its profile to hide its identity (or that
+ * could not be checked: the caller fails closed).
+ */
+export function presentCaseDetail(
+  c: LegacyCase,
+  audience: DetailAudience,
+  identityHidden = false,
+): CaseDetail {
+  const anonymous = isAnonymousCase(c);
+  const hiddenFromReader = anonymous || (audience.handler && identityHidden);
   // Defence in depth: the legacy stores no identity for anonymous reports, but we never pass one on.
-  const identity = (value: string | null) => (anonymous || !audience.reporterIdentity ? null : text(value));
-  const contact = (value: string | null) => (audience.reporterIdentity ? text(value) : null);
+  const identity = (value: string | null) =>
+    hiddenFromReader || !audience.reporterIdentity ? null : text(value);
+  const contactMasked = audience.handler && hiddenFromReader;
+  const contact = audience.reporterIdentity ? presentContact(c) : { email: null, phone: null };
   const name =
     identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
   const logs = (c.caselogs ?? []).map(presentLog);
@@ -118,11 +150,13 @@ export function presentCaseDetail(c: LegacyCase, audience: DetailAudience): Case
     channelName: text(c.caseChannel?.channelName ?? null),
     reporter: {
       anonymous,
+      identityHidden: audience.handler && identityHidden && !anonymous,
+      contactMasked,
       type: ref(c.caseWhistleblowerType),
       name: audience.reporterName ? name : null,
       department: identity(c.caseWhistleblowerDept),
-      email: contact(c.caseWhistleblowerEmail),
-      phone: contact(c.caseWhistleblowerContactNum),
+      email: contact.email !== null && contactMasked ? maskEmail(contact.email) : contact.email,
+      phone: contact.phone !== null && contactMasked ? maskPhone(contact.phone) : contact.phone,
       address: identity(c.caseWhistleblowerAddress),
       provinceName: identity(c.caseProvince?.provinceName ?? null),
       cityName: identity(c.caseCity?.cityName ?? null),

@@ -10,6 +10,7 @@ import caseStatusRoutes from './case-statuses/route.ts';
 import caseRoutes from './cases/route.ts';
 import channelRoutes from './channels/route.ts';
 import companyRoutes from './companies/route.ts';
+import contactRevealRoutes from './contact-reveal/route.ts';
 import dashboardRoutes from './dashboard/route.ts';
 import healthRoutes from './health/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
@@ -41,6 +42,7 @@ const API_ROUTES = [
   caseRoutes,
   caseCreateRoutes,
   caseLogRoutes,
+  contactRevealRoutes,
   trackingRoutes,
   dashboardRoutes,
 ];

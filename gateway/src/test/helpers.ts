@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream';
 import { createLegacySim, type DemoAccount, demoAccounts } from '@wbs/legacy-sim';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { RegisteredRoute } from '../policies/plugin.ts';
@@ -51,6 +52,11 @@ export async function buildTestApp(
     // itself set their own short bound.
     LEGACY_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'debug',
+    // Suites submit far more than a reporter would from one address; flood tests set their own limits.
+    CASE_SUBMISSIONS_MAX_PER_CLIENT: '100000',
+    CASE_LOGS_MAX_PER_CLIENT: '100000',
+    CASE_SUBMISSIONS_MAX_GLOBAL: '1000000',
+    CASE_LOGS_MAX_GLOBAL: '1000000',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });
@@ -137,3 +143,16 @@ export async function legacyCall<T = unknown>(
 
 /** Headers of a same-origin browser request carrying a session cookie. */
 export const browser = (cookie: string) => ({ cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' });
+
+/** Every Redis key of one test namespace (below the gateway's `wbs:gw:` prefix), for checks and clean-up. */
+export async function redisKeys(redis: Pick<Redis, 'scan'> | null, namespace: string): Promise<string[]> {
+  if (!redis) return [];
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `wbs:gw:${namespace}:*`, 'COUNT', 500);
+    cursor = next;
+    found.push(...batch);
+  } while (cursor !== '0');
+  return found;
+}

@@ -82,6 +82,21 @@ describe('an analyst handles a new report', () => {
     await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
     await main.getByText(EVIDENCE.name, { exact: true }).waitFor();
 
+    // The report is anonymous: its contact details arrive masked; the analyst (who may write activity
+    // logs) reveals them with a reason, and they stay in this view only.
+    await main.getByText('p***@e***.com', { exact: true }).waitFor();
+    await main.getByText('+62 8** **** *890', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain('pelapor.e2e@example.com');
+    await main.getByRole('button', { name: 'Tampilkan', exact: true }).click();
+    const reveal = page.getByRole('dialog', { name: 'Tampilkan kontak pelapor' });
+    await reveal.getByRole('button', { name: 'Tampilkan', exact: true }).click();
+    await reveal.getByText('Alasan wajib diisi', { exact: true }).waitFor();
+    await reveal.getByLabel('Alasan').fill('Menghubungi pelapor untuk klarifikasi bukti');
+    await reveal.getByRole('button', { name: 'Tampilkan', exact: true }).click();
+    await reveal.waitFor({ state: 'detached' });
+    await main.getByText('pelapor.e2e@example.com', { exact: true }).waitFor();
+    await main.getByText('+6281234567890', { exact: true }).waitFor();
+
     // Downloads. A zip is forwarded as it is: byte for byte the uploaded file.
     const archive = await downloadAttachment(page, ARCHIVE);
     expect(archive.name).toBe(ARCHIVE.name);

@@ -125,6 +125,16 @@ export const caseLogParams = v.object({ id: idString, logId: idString });
 /** The reporter (step 0 of the wizard). `null` = not given, or withheld from this reader. */
 export const caseReporterSchema = v.object({
   anonymous: v.boolean(),
+  /**
+   * The signed-in pelapor chose "Sembunyikan identitas" on its profile: name and identity fields are
+   * withheld from handlers (null) on all of its cases.
+   */
+  identityHidden: v.boolean(),
+  /**
+   * `email` and `phone` are masked for this reader (anonymous report or hidden identity, read by a
+   * handler); `POST /cases/{id}/contact-reveal` gives them in clear to whoever may write activity logs.
+   */
+  contactMasked: v.boolean(),
   /** 1 Pribadi, 2 Instansi. */
   type: nullableNumber,
   name: nullableString,

@@ -3,6 +3,7 @@ export * from './case-create.ts';
 export * from './cases.ts';
 export * from './common.ts';
 export * from './companies.ts';
+export * from './contact-reveal.ts';
 export * from './dashboard.ts';
 export * from './partners.ts';
 export * from './password.ts';

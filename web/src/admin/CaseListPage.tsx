@@ -513,6 +513,7 @@ function CaseDetailScreen(props: { id: number; user: User; onBack: () => void })
         detail={detail}
         masked={!can(subject, 'case-logs:read-full')}
         showReporterName={!type6}
+        canRevealContact={can(subject, 'case-logs:create')}
         onBack={props.onBack}
         actions={
           can(subject, 'case-logs:create') ? (

@@ -13,7 +13,9 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { COMMUNICATION_TYPES, statusBadgeColour, UI_MESSAGES, WHISTLEBLOWER_TYPES } from '@wbs/shared';
-import type { ReactNode } from 'react';
+import type { ContactRevealReply } from '@wbs/shared/api/contact-reveal';
+import { type ReactNode, useState } from 'react';
+import { ContactRevealDialog } from './ContactRevealDialog.tsx';
 import type { CaseDetail, CaseLog } from './detail.ts';
 import { formatDateTime } from './detail.ts';
 import { PROTECTION_QUESTION, QUESTIONS } from './questions.ts';
@@ -40,6 +42,8 @@ export function CaseDetailView(props: {
   actions?: ReactNode;
   onDownloadAttachment?: (attachment: { id: number; name: string }) => void;
   onDownloadLogAttachment?: (log: CaseLog) => void;
+  /** The reader may reveal masked contact details with a reason (policy `case-logs:create`). */
+  canRevealContact?: boolean;
 }) {
   const { detail } = props;
   return (
@@ -76,7 +80,11 @@ export function CaseDetailView(props: {
           <Tabs.Trigger value="logs">Catatan Aktivitas</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="info">
-          <CaseInformation detail={detail} onDownloadAttachment={props.onDownloadAttachment} />
+          <CaseInformation
+            detail={detail}
+            onDownloadAttachment={props.onDownloadAttachment}
+            canRevealContact={props.canRevealContact ?? false}
+          />
         </Tabs.Content>
         <Tabs.Content value="logs">
           <CaseLogTable logs={detail.logs} masked={props.masked} onDownload={props.onDownloadLogAttachment} />
@@ -110,14 +118,39 @@ function Item({ label, value, wide }: { label: string; value: ReactNode; wide?: 
   );
 }
 
+/** A value the gateway withheld or masked, with the reason under it. */
+function Withheld({ value, hint }: { value: string | null; hint: string }) {
+  return (
+    <Stack as="span" gap="0">
+      <span>{value ?? '-'}</span>
+      <Text as="span" fontSize="xs" color="fg.muted">
+        {hint}
+      </Text>
+    </Stack>
+  );
+}
+
 function CaseInformation({
   detail,
   onDownloadAttachment,
+  canRevealContact,
 }: {
   detail: CaseDetail;
   onDownloadAttachment?: (attachment: { id: number; name: string }) => void;
+  canRevealContact: boolean;
 }) {
   const r = detail.reporter;
+  // Revealed values live only in this view's memory, tied to the case they were revealed for.
+  const [revealed, setRevealed] = useState<{ caseId: number; contact: ContactRevealReply } | null>(null);
+  const [revealOpen, setRevealOpen] = useState(false);
+  const contact = revealed?.caseId === detail.id ? revealed.contact : null;
+  const hidden = (value: string | null) =>
+    r.identityHidden ? <Withheld value={null} hint={UI_MESSAGES.identityHiddenHint} /> : value;
+  const masked = (value: string | null, clear: string | null | undefined) => {
+    if (contact) return clear;
+    if (!r.contactMasked) return value;
+    return <Withheld value={value} hint={UI_MESSAGES.contactMaskedHint} />;
+  };
   const typeName = WHISTLEBLOWER_TYPES.find((t) => t.id === r.type)?.name ?? '';
   const communication = detail.communication.types
     .map((id) => COMMUNICATION_TYPES.find((c) => c.id === id)?.name)
@@ -131,17 +164,32 @@ function CaseInformation({
           <Item label="Identitas Pelapor" value={typeName} />
           {!r.anonymous && (
             <>
-              <Item label="Nama" value={r.name} />
-              <Item label="Departemen" value={r.department} />
-              <Item label="Alamat" value={r.address} wide />
-              <Item label="Provinsi" value={r.provinceName} />
-              <Item label="Kota" value={r.cityName} />
-              <Item label="Kecamatan" value={r.districtName} />
+              <Item label="Nama" value={hidden(r.name)} />
+              <Item label="Departemen" value={hidden(r.department)} />
+              <Item label="Alamat" value={hidden(r.address)} wide />
+              <Item label="Provinsi" value={hidden(r.provinceName)} />
+              <Item label="Kota" value={hidden(r.cityName)} />
+              <Item label="Kecamatan" value={hidden(r.districtName)} />
             </>
           )}
-          <Item label="Email" value={r.email} />
-          <Item label="Nomor Telepon" value={r.phone} />
+          <Item label="Email" value={masked(r.email, contact?.email)} />
+          <Item label="Nomor Telepon" value={masked(r.phone, contact?.phone)} />
         </SimpleGrid>
+        {r.contactMasked && canRevealContact && !contact && (
+          <Button size="sm" variant="outline" mt="4" onClick={() => setRevealOpen(true)}>
+            {UI_MESSAGES.revealContact}
+          </Button>
+        )}
+        {revealOpen && (
+          <ContactRevealDialog
+            caseId={detail.id}
+            onClose={() => setRevealOpen(false)}
+            onRevealed={(revealedContact) => {
+              setRevealed({ caseId: detail.id, contact: revealedContact });
+              setRevealOpen(false);
+            }}
+          />
+        )}
       </Section>
       <Section title="Komunikasi">
         <SimpleGrid as="dl" columns={{ base: 1, md: 2 }} gap="4">

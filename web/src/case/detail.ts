@@ -9,7 +9,9 @@ import {
   type CaseLogEntry,
   caseDetailSchema,
 } from '@wbs/shared/api/cases';
+import { type ContactRevealReply, contactRevealReply } from '@wbs/shared/api/contact-reveal';
 import * as v from 'valibot';
+import { api } from '../api/client.ts';
 
 export type { CaseDetail };
 export type CaseLog = CaseLogEntry;
@@ -27,4 +29,13 @@ export function formatDateTime(iso: string): string {
   if (!match) return iso;
   const [, y, m, d, hh, mm] = match;
   return hh ? `${d}/${m}/${y} ${hh}:${mm}` : `${d}/${m}/${y}`;
+}
+
+/**
+ * The hidden reporter's e-mail and phone in clear, for a handler allowed to write activity logs, with
+ * the reason it states (the gateway records the reveal). The caller keeps the values in memory only.
+ */
+export async function revealContact(caseId: number, reason: string): Promise<ContactRevealReply> {
+  const reply = await api<unknown>(`/cases/${caseId}/contact-reveal`, { method: 'POST', body: { reason } });
+  return v.parse(contactRevealReply, reply);
 }

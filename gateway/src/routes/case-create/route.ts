@@ -25,6 +25,7 @@ import * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyCategories } from '../../legacy/categories.ts';
 import { audit } from '../../logging.ts';
+import { floodLimiter } from '../../policies/flood-limits.ts';
 import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { routeSchema } from '../../schema.ts';
 import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
@@ -124,6 +125,7 @@ function legacyFiles(files: SpooledFile[]) {
 }
 
 export default async function caseCreateRoutes(app: FastifyInstance) {
+  const flood = await floodLimiter(app, { name: 'case-submissions', ...app.config.caseSubmissions });
   app.post(
     '/cases',
     {
@@ -143,6 +145,8 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const key = idempotencyKeyOf(request);
       const filer = filerOf(request);
+      // Counted before the body is read; a retry of an admitted submission (same key) is not.
+      await flood.consume(request, reply, key);
       const result = await withSpooledUpload(request, CASE_CREATE_FILES, async (upload) => {
         const input = validUpload(parseCaseCreateFields(upload.fields, filer), upload);
         const companyId = await targetCompany(request, filer, input);

@@ -23,6 +23,7 @@ import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { ignored } from '../../legacy/schemas.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { floodLimiter } from '../../policies/flood-limits.ts';
 import { routeSchema } from '../../schema.ts';
 import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
@@ -42,6 +43,7 @@ function staffLine(request: FastifyRequest, legacyCase: LegacyCase): number | nu
 }
 
 export default async function caseLogRoutes(app: FastifyInstance) {
+  const flood = await floodLimiter(app, { name: 'case-logs', ...app.config.caseLogs });
   app.post<{ Params: Params }>(
     '/cases/:id/logs',
     {
@@ -60,6 +62,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
+      await flood.consume(request, reply);
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
       const legacyCase = await loadCaseInScope(request, request.params.id);
       const currentStatusId = legacyCase.caseCaseStatusId ?? 1;

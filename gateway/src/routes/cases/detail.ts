@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
+import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { audienceOf, presentCaseDetail } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -18,7 +19,9 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
         summary: 'Detail laporan',
         description:
           'Another scope’s case is 404. Log notes, authors and log attachment names only for types 2–5 ' +
-          '(masked for type 6); the reporter’s name is withheld from type 6; anonymous reports carry no identity.',
+          '(masked for type 6); the reporter’s name is withheld from type 6; anonymous reports carry no identity. ' +
+          'For handlers, anonymous reports and reports of a pelapor who hides its identity carry a masked ' +
+          'e-mail and phone (`contactMasked`), and the latter no identity (`identityHidden`).',
         tags,
         params: idParams,
         response: { 200: caseDetailSchema },
@@ -28,7 +31,9 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       const found = await loadCaseInScope(request, request.params.id);
       // Who read which report is part of the reporter's protection: every read is on record.
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
-      return presentCaseDetail(found, audienceOf(subjectOf(request)));
+      const audience = audienceOf(subjectOf(request));
+      const hidden = audience.handler && (await pelaporHidesIdentity(request, found));
+      return presentCaseDetail(found, audience, hidden);
     },
   );
 }

@@ -43,6 +43,9 @@ export default async function profileRoutes(app: FastifyInstance) {
       config: { policy: 'profile:manage' },
       schema: routeSchema({
         summary: 'Simpan profil pelapor',
+        description:
+          '`hideIdentity: true` (Sembunyikan identitas): on every case of this pelapor, handlers get no name, ' +
+          'department, address or region and a masked e-mail and phone (docs/decisions.md #79).',
         tags,
         body: profileRequest,
         response: { 200: messageReply },

@@ -1,0 +1,66 @@
+/**
+ * POST /cases/{id}/contact-reveal: the e-mail and phone of a hidden reporter (anonymous report, or a
+ * pelapor who hides its identity) in clear, for a handler allowed to write activity logs (policy
+ * `case-logs:create`, spec §6), with a stated reason. The case is loaded in scope like every case
+ * route (another scope's case is 404). Every reveal is an audit line `contact-revealed` naming the
+ * user (audit()), the case id and the reason's length — never the reason's text (it may quote the
+ * reporter) nor the revealed values. The reply is never cached (`cache-control: no-store` on /api).
+ * A handler reveals a few contacts a day; `REVEAL_LIMITS` stops a script (or a stolen session) from
+ * harvesting every reporter of a company before anyone reads the audit lines.
+ */
+import { idParams } from '@wbs/shared/api/common';
+import {
+  type ContactRevealRequest,
+  contactRevealReply,
+  contactRevealRequest,
+} from '@wbs/shared/api/contact-reveal';
+import type { FastifyInstance } from 'fastify';
+import type * as v from 'valibot';
+import { audit } from '../../logging.ts';
+import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { type FloodRule, floodLimiter } from '../../policies/flood-limits.ts';
+import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
+import { isAnonymousCase, presentContact } from '../../presenters/cases.ts';
+import { routeSchema } from '../../schema.ts';
+
+type Params = v.InferOutput<typeof idParams>;
+
+/** Per handler and for the whole gateway, per 15 minutes (docs/decisions.md #78). */
+export const REVEAL_LIMITS: Omit<FloodRule, 'name'> = {
+  maxPerClient: 20,
+  maxGlobal: 500,
+  windowSeconds: 900,
+};
+
+export default async function contactRevealRoutes(app: FastifyInstance) {
+  const limits = await floodLimiter(app, { name: 'contact-reveals', ...REVEAL_LIMITS });
+  app.post<{ Params: Params; Body: ContactRevealRequest }>(
+    '/cases/:id/contact-reveal',
+    {
+      config: { policy: 'case-logs:create' },
+      schema: routeSchema({
+        summary: 'Tampilkan kontak pelapor yang disamarkan',
+        description:
+          'Email dan nomor telepon pelapor dalam bentuk asli, untuk pengguna yang boleh membuat catatan ' +
+          'aktivitas. `reason` wajib (10–500 karakter) dan setiap permintaan dicatat (tanpa isi alasan ' +
+          'dan tanpa kontak yang dibuka). Laporan di luar cakupan: 404.',
+        tags: ['cases'],
+        params: idParams,
+        body: contactRevealRequest,
+        response: { 200: contactRevealReply },
+      }),
+    },
+    async (request, reply) => {
+      await limits.consume(request, reply);
+      const found = await loadCaseInScope(request, request.params.id);
+      const masked = isAnonymousCase(found) || (await pelaporHidesIdentity(request, found));
+      audit(request, 'contact-revealed', {
+        resource: 'case',
+        resourceId: found.caseId,
+        reasonLength: request.body.reason.length,
+        wasMasked: masked,
+      });
+      return presentContact(found);
+    },
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * Security headers of every reply (app, API, downloads, refusals), set by @fastify/helmet in its
+ * `onRequest` hook (registered first, so even a 401 or a CSRF refusal carries them):
+ * - Content-Security-Policy: the web app's same-origin-only policy (`WEB_CSP`, docs/decisions.md #11)
+ *   on every reply; downloads replace it with their own sandboxing policy (routes/cases/files.ts);
+ * - X-Frame-Options DENY, Referrer-Policy no-referrer, X-Content-Type-Options nosniff;
+ * - Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy same-origin (no other site keeps a
+ *   handle on a reporter's window or embeds our replies);
+ * - Permissions-Policy: every powerful browser feature the app never uses is off;
+ * - Strict-Transport-Security only on a reply served over https: the request itself arrived over TLS,
+ *   or through a trusted proxy (`TRUST_PROXY`) that says `X-Forwarded-Proto: https`. On plain http
+ *   (local runs, tests) the header would be ignored by browsers anyway, and sending it for
+ *   `localhost` would pin developers' browsers to https.
+ * API replies are never cached unless the route says otherwise.
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * The web app's Content-Security-Policy: everything from this origin only, so even an injected tag
+ * cannot make a reporter's browser call another host (fonts and assets are bundled). Styles allow
+ * inline because the UI library injects its styles at run time; scripts do not (the build has none
+ * inline). Images allow data:/blob: for the generated PDF and chart exports.
+ */
+export const WEB_CSP_DIRECTIVES: Record<string, string[]> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** The same policy as one header value. */
+export const WEB_CSP = Object.entries(WEB_CSP_DIRECTIVES)
+  .map(([name, values]) => `${name} ${values.join(' ')}`)
+  .join('; ');
+
+/** Browser features the app never uses, switched off for this origin and anything it might embed. */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'browsing-topics=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'publickey-credentials-get=()',
+  'screen-wake-lock=()',
+  'serial=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+/** One year; no includeSubDomains or preload: other hosts of the utility's domain are not ours to pin. */
+export const HSTS = 'max-age=31536000';
+
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(helmet, {
+      global: true,
+      contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: false,
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('permissions-policy', PERMISSIONS_POLICY);
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+        reply.header('cache-control', 'no-store');
+      }
+    });
+  },
+  { name: 'wbs-security-headers' },
+);
