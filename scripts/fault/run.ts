@@ -65,6 +65,9 @@ try {
       // the default 10 s, and a legacy call that times out after the report was sent cannot be told
       // from one that failed (decision 27). The legacy-faults scenario runs with a 2 s bound.
       LEGACY_TIMEOUT_MS: '30000',
+      // The 200 submissions are the load under test here, not a flood: the global submission cap
+      // (decision 81) is the attack suite's subject.
+      CASE_SUBMISSIONS_MAX_GLOBAL: '100000',
       TMPDIR: gatewayTmp,
     },
     onOutput: (name, line) => {
