@@ -66,6 +66,9 @@ export const FIELD_MESSAGES = {
   caseNumberInvalid: 'Nomor Pengaduan tidak valid',
   passwordInvalid: 'Kata sandi tidak valid',
   sortInvalid: 'Urutan tidak valid',
+  messageRequired: 'Pesan wajib diisi',
+  messageTooLong: 'Pesan tidak boleh melebihi 4000 karakter',
+  caseIdsInvalid: 'Daftar laporan tidak valid',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -80,6 +83,7 @@ export const TEMPLATE_MESSAGES = {
   fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
   fileNotProcessable: 'Gambar {name} tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
+  conversationFull: 'Percakapan laporan ini telah mencapai batas {limit} pesan',
 } as const;
 
 export const UI_MESSAGES = {
@@ -96,6 +100,8 @@ export const UI_MESSAGES = {
   maskedNote: '**********',
   maskedNoteHint: 'Text disembunyikan demi keamanan',
   networkError: 'Network Error',
+  handlerTeam: 'Tim Penanganan WBS',
+  reporterLabel: 'Pelapor',
 } as const;
 
 /** Problem texts the gateway answers with; stable, neutral, Indonesian. */
@@ -118,6 +124,9 @@ export const PROBLEM_MESSAGES = {
   uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
+  storeUnavailable: 'Penyimpanan pesan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',
+  messageIdempotencyMismatch:
+    'Isi pesan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
 } as const;
 
 /** Replaces `{key}` placeholders in a template message. */

@@ -49,6 +49,7 @@ export async function buildTestApp(
     LEGACY_API_URL: legacy.apiUrl,
     LEGACY_TIMEOUT_MS: '400',
     LOG_LEVEL: 'debug',
+    STORE_DATA_DIR: 'memory://',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });

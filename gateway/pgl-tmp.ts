@@ -1,0 +1,14 @@
+import { PGlite } from '@electric-sql/pglite';
+let t = performance.now();
+const db = await PGlite.create();
+console.log('create mem', performance.now() - t);
+t = performance.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', performance.now() - t, dump.size);
+t = performance.now();
+const db2 = await PGlite.create({ loadDataDir: dump });
+console.log('load', performance.now() - t);
+console.log((await db2.query('select version()')).rows);
+t = performance.now();
+const db3 = await PGlite.create();
+console.log('create mem 2', performance.now() - t);
