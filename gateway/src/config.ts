@@ -174,7 +174,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = result.output;
-  const store = storeSettings(e.DATABASE_URL, e.STORE_DATA_DIR, e.STORE_ENCRYPTION_KEYS, e.SESSION_ENCRYPTION_KEY);
+  const store = storeSettings(
+    e.DATABASE_URL,
+    e.STORE_DATA_DIR,
+    e.STORE_ENCRYPTION_KEYS,
+    e.SESSION_ENCRYPTION_KEY,
+  );
   return {
     legacyApiUrl: e.LEGACY_API_URL,
     legacyTimeoutMs: e.LEGACY_TIMEOUT_MS,

@@ -12,6 +12,8 @@ import channelRoutes from './channels/route.ts';
 import companyRoutes from './companies/route.ts';
 import dashboardRoutes from './dashboard/route.ts';
 import healthRoutes from './health/route.ts';
+import identityAccessRoutes from './identity-access/route.ts';
+import messageRoutes from './messages/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
@@ -43,6 +45,8 @@ const API_ROUTES = [
   caseLogRoutes,
   trackingRoutes,
   dashboardRoutes,
+  messageRoutes,
+  identityAccessRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -54,10 +54,7 @@ const pingOf = (db: StoreDb) => async (timeoutMs: number) => {
   }
 };
 
-export async function openPostgres(
-  url: string,
-  onPoolError: (error: Error) => void,
-): Promise<Database> {
+export async function openPostgres(url: string, onPoolError: (error: Error) => void): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,

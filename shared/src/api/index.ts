@@ -4,6 +4,7 @@ export * from './cases.ts';
 export * from './common.ts';
 export * from './companies.ts';
 export * from './dashboard.ts';
+export * from './messages.ts';
 export * from './partners.ts';
 export * from './password.ts';
 export * from './profile.ts';

@@ -8,6 +8,7 @@ import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
 import { audienceOf, presentCaseDetail } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
+import { recordIdentityRead } from '../identity-access/record.ts';
 
 export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
   app.get<{ Params: IdParams }>(
@@ -28,6 +29,7 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       const found = await loadCaseInScope(request, request.params.id);
       // Who read which report is part of the reporter's protection: every read is on record.
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
+      await recordIdentityRead(request, found);
       return presentCaseDetail(found, audienceOf(subjectOf(request)));
     },
   );
