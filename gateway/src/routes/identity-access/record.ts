@@ -20,9 +20,9 @@ export const isAnonymousCase = (found: LegacyCase): boolean =>
 export async function recordIdentityRead(request: FastifyRequest, found: LegacyCase): Promise<void> {
   const user = request.session?.user;
   if (!user || user.userTypeId === USER_TYPES.WHISTLEBLOWER || isAnonymousCase(found)) return;
-  await storeCall(() =>
+  await storeCall(request, (store) =>
     recordIdentityAccess(
-      request.server.store,
+      store,
       caseRefOf(found),
       { userType: user.userTypeId, role: user.role },
       'case-read',

@@ -23,7 +23,7 @@ const schemaTags = ['identity-access'];
 
 async function historyOf(request: FastifyRequest, found: LegacyCase) {
   if (isAnonymousCase(found)) return presentIdentityAccess(false, []);
-  const rows = await storeCall(() => listIdentityAccess(request.server.store, caseRefOf(found)));
+  const rows = await storeCall(request, (store) => listIdentityAccess(store, caseRefOf(found)));
   return presentIdentityAccess(true, rows);
 }
 

@@ -35,8 +35,7 @@ export async function readConversation(
   reader: Reader,
   marks: boolean,
 ): Promise<ConversationReply> {
-  const store = request.server.store;
-  return storeCall(async () => {
+  return storeCall(request, async (store) => {
     const [messages, seen] = await Promise.all([listMessages(store, ref), seenOf(store, ref)]);
     const reply = { messages: messages.map((message) => presentMessage(message, reader, seen)) };
     const last = messages.at(-1);
@@ -54,8 +53,8 @@ export async function postToConversation(
 ): Promise<PostMessageReply> {
   const key = idempotencyKeyOf(request);
   const content = author.kind === 'handler' ? { text, authorName: author.name } : { text };
-  const result = await storeCall(() =>
-    postMessage(request.server.store, ref, author, content, {
+  const result = await storeCall(request, (store) =>
+    postMessage(store, ref, author, content, {
       key,
       hmacKey: request.server.config.sessionSecret,
     }),

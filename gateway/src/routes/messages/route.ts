@@ -128,7 +128,9 @@ export default async function messageRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const companyId = await companyInScope(request, request.query.companyId);
-      const rows = await storeCall(() => unreadFromReporter(app.store, companyId, request.query.caseIds));
+      const rows = await storeCall(request, (store) =>
+        unreadFromReporter(store, companyId, request.query.caseIds),
+      );
       return { items: rows.map((row) => ({ caseId: row.caseId, unreadFromReporter: row.unread })) };
     },
   );
