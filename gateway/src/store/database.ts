@@ -7,7 +7,11 @@
  *   `memory://`. In-memory databases start from a migrated template made once per process (an
  *   initdb costs seconds; loading the template a fraction of that), which keeps tests quick.
  */
-import { mkdirSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -88,13 +92,38 @@ export async function openPostgres(url: string, onPoolError: (error: Error) => v
 
 let memoryTemplate: Promise<Blob> | undefined;
 
-/** A migrated empty database, dumped once per process, for every in-memory store to start from. */
+/** Names the template after the migrations it holds, so a new migration makes a new template. */
+function templateFile(): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(MIGRATIONS.migrationsFolder).sort()) {
+    if (name.endsWith('.sql'))
+      hash.update(name).update(readFileSync(join(MIGRATIONS.migrationsFolder, name)));
+  }
+  hash.update(readFileSync(join(MIGRATIONS.migrationsFolder, 'meta', '_journal.json')));
+  return join(tmpdir(), `wbs-store-template-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/**
+ * A migrated empty database for every in-memory store to start from: made once (an initdb), kept
+ * in the system's temp folder for later processes (test workers), and in memory for this one.
+ */
 function migratedTemplate(): Promise<Blob> {
   memoryTemplate ??= (async () => {
+    const file = templateFile();
+    try {
+      return new Blob([await readFile(file)]);
+    } catch {
+      // Not made yet (or unreadable): make it.
+    }
     const client = await PGlite.create();
     try {
       await migratePglite(drizzlePglite({ client, schema }), MIGRATIONS);
-      return await client.dumpDataDir('none');
+      const dump = await client.dumpDataDir('none');
+      // Written aside and renamed: a parallel process never reads half a template.
+      const partial = `${file}.${randomUUID()}`;
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+      await rename(partial, file);
+      return dump;
     } finally {
       await client.close();
     }
