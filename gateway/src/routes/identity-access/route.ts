@@ -11,12 +11,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { trackerProof } from '../../policies/tracker-proof.ts';
 import { presentIdentityAccess } from '../../presenters/messages.ts';
 import { routeSchema } from '../../schema.ts';
 import { listIdentityAccess } from '../../store/identity-access.ts';
 import { storeCall } from '../../store/plugin.ts';
 import { caseRefOf } from '../messages/conversation.ts';
-import { trackerProof } from '../messages/tracker-proof.ts';
 import { isAnonymousCase } from './record.ts';
 
 const schemaTags = ['identity-access'];

@@ -32,13 +32,13 @@ import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
 import { companyInScope } from '../../policies/scope.ts';
+import { trackerProof } from '../../policies/tracker-proof.ts';
 import type { Reader } from '../../presenters/messages.ts';
 import { routeSchema } from '../../schema.ts';
 import type { Author } from '../../store/messages.ts';
 import { unreadFromReporter } from '../../store/messages.ts';
 import { storeCall } from '../../store/plugin.ts';
 import { caseRefOf, postToConversation, readConversation } from './conversation.ts';
-import { trackerProof } from './tracker-proof.ts';
 
 const TAGS = ['messages'];
 const IDEMPOTENCY_NOTE =

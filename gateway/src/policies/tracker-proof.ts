@@ -4,15 +4,18 @@
  * POST /tracking checks them: the legacy's own number + password lookup, attempt limits per
  * number and per client (the TRACKING_* settings; counters of their own, docs/decisions.md), and
  * every failure answered the same way no sooner than the tracking failure floor.
+ *
+ * POST /tracking (routes/tracking) still holds its own copy of these steps, left untouched while its
+ * limits were being changed in parallel; it can call `trackerProof` instead (with name `tracking`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TrackingRequest } from '@wbs/shared/api/cases';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiProblem } from '../../errors.ts';
-import { type LegacyCase, legacyCaseSchema } from '../../legacy/case-schemas.ts';
-import { audit } from '../../logging.ts';
-import { attemptLimiter } from '../../policies/attempt-limits.ts';
+import { ApiProblem } from '../errors.ts';
+import { type LegacyCase, legacyCaseSchema } from '../legacy/case-schemas.ts';
+import { audit } from '../logging.ts';
+import { attemptLimiter } from './attempt-limits.ts';
 
 /** Legacy answers meaning "no case for this number and password" (its code 0, -1 or a 404). */
 const MISSES = new Set(['legacy-warning', 'legacy-error', 'not-found']);
@@ -25,11 +28,11 @@ export type TrackerProof = (
   event: string,
 ) => Promise<LegacyCase>;
 
-/** One proof (with its own attempt counters) per registering plugin. */
-export async function trackerProof(app: FastifyInstance): Promise<TrackerProof> {
+/** One proof per registering plugin, counting attempts under `counters` (its own by default). */
+export async function trackerProof(app: FastifyInstance, counters = 'tracking-store'): Promise<TrackerProof> {
   const settings = app.config.tracking;
   const limiter = await attemptLimiter(app, {
-    name: 'tracking-store',
+    name: counters,
     maxPerSubject: settings.maxPerNumber,
     maxPerClient: settings.maxPerClient,
     windowSeconds: settings.windowSeconds,
