@@ -99,7 +99,9 @@ export async function postMessage(
 ): Promise<PostResult> {
   const hmac = (label: string, value: string) =>
     createHmac('sha256', idempotency.hmacKey).update(`${label}|${value}`).digest('base64url');
-  const key = idempotency.key === null ? null : hmac('message-key', idempotency.key);
+  // Keys are the sender's own: each handler's, and the reporter's (tracker and pelapor are one person).
+  const sender = author.kind === 'handler' ? `handler:${author.userId}` : 'reporter';
+  const key = idempotency.key === null ? null : hmac('message-key', `${sender}|${idempotency.key}`);
   const fingerprint = hmac(
     'message-content',
     JSON.stringify({ text: content.text, files: content.files ?? [] }),

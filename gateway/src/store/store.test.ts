@@ -133,6 +133,18 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
     );
     expect(other.outcome).toBe('created');
     expect(await listMessages(store, ref)).toHaveLength(1);
+    // Two handlers who happen to use the same key each get their own message.
+    const byHandler = (userId: number, text: string) =>
+      postMessage(
+        store,
+        { companyId: 1, caseId: 203 },
+        { kind: 'handler', userId, userType: 2, name: `H${userId}` },
+        { text },
+        { key: 'shared-key-123', hmacKey: HMAC },
+      );
+    expect((await byHandler(1, 'satu')).outcome).toBe('created');
+    expect((await byHandler(2, 'dua')).outcome).toBe('created');
+    expect((await byHandler(1, 'satu')).outcome).toBe('replayed');
     const keys = await rowsOf(sql`select idempotency_key from case_message where case_id = 201`);
     expect(JSON.stringify(keys)).not.toContain('retry-key-123');
   });
