@@ -77,6 +77,7 @@ const config = loadConfig({
   LEGACY_API_URL: upstream.url,
   SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghij',
   SESSION_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+  STORE_DATA_DIR: 'memory://',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
 });
 const { Writable } = await import('node:stream');

@@ -23,6 +23,7 @@ import { valibotValidatorCompiler } from './schema.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import { sessionPlugin } from './session/plugin.ts';
 import { staticPlugin } from './static.ts';
+import { storePlugin } from './store/plugin.ts';
 
 export type AppOptions = {
   config: Config;
@@ -64,6 +65,7 @@ export const app = fp(
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
     await app.register(redisPlugin, { config });
+    await app.register(storePlugin, { settings: config.store });
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });

@@ -2,7 +2,10 @@
  * Gateway settings, read from the environment once and validated at start-up. A wrong or missing
  * value stops the process with a message naming the variable (never echoing a secret).
  */
+import { hkdfSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
+import { parseKeyRing, type StoreKey } from './store/keyring.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -96,6 +99,15 @@ const envSchema = v.object({
     v.transform((value) => value.trim() || 'limits'),
     v.regex(/^[\w:.-]{1,64}$/, 'RATE_LIMIT_NAMESPACE must be 1-64 letters, digits, _ : . -'),
   ),
+  DATABASE_URL: v.pipe(
+    optionalText,
+    v.check(
+      (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+      'DATABASE_URL must start with postgres:// or postgresql://',
+    ),
+  ),
+  STORE_DATA_DIR: optionalText,
+  STORE_ENCRYPTION_KEYS: optionalText,
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -126,9 +138,22 @@ export type Config = {
   caseLogs: FloodSettings;
   /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
   rateLimitNamespace: string;
+  /** The gateway's own store (gateway/src/store): messages, identity-access history. */
+  store: StoreSettings;
 };
 
 export type FloodSettings = { maxPerClient: number; maxGlobal: number; windowSeconds: number };
+export type StoreSettings = {
+  /** PostgreSQL server; when absent the embedded PostgreSQL (PGlite) in `dataDir` is used. */
+  databaseUrl: string | undefined;
+  /** Folder of the embedded database, or `memory://` for one held in memory (tests). */
+  dataDir: string;
+  /** AES-256-GCM keys by id; the last one encrypts new rows, every one still decrypts. */
+  keys: StoreKey[];
+};
+
+/** `<repo>/.data/store` (git-ignored), where `pnpm start` keeps the embedded database. */
+export const DEFAULT_STORE_DATA_DIR = fileURLToPath(new URL('../../.data/store', import.meta.url));
 
 export type TrackingSettings = {
   maxPerNumber: number;
@@ -159,6 +184,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = result.output;
+  const store = storeSettings(
+    e.DATABASE_URL,
+    e.STORE_DATA_DIR,
+    e.STORE_ENCRYPTION_KEYS,
+    e.SESSION_ENCRYPTION_KEY,
+  );
   return {
     legacyApiUrl: e.LEGACY_API_URL,
     legacyTimeoutMs: e.LEGACY_TIMEOUT_MS,
@@ -195,5 +226,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: e.CASE_LOGS_WINDOW_SECONDS,
     },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
+    store,
   };
+}
+
+/**
+ * Store keys: `STORE_ENCRYPTION_KEYS` when set. Without it, and only for the embedded database
+ * (development, `pnpm start`), one key `dev` is derived from SESSION_ENCRYPTION_KEY, which
+ * `pnpm start` keeps in .data/dev-secrets.json so the rows stay readable across restarts. A
+ * PostgreSQL server never runs on a derived key (docs/decisions.md).
+ */
+function storeSettings(
+  databaseUrl: string | undefined,
+  dataDir: string | undefined,
+  keyList: string | undefined,
+  sessionKey: Buffer,
+): StoreSettings {
+  const settings = { databaseUrl, dataDir: dataDir ?? DEFAULT_STORE_DATA_DIR };
+  if (keyList !== undefined) {
+    const parsed = parseKeyRing(keyList);
+    if (typeof parsed === 'string') throw new ConfigError([`STORE_ENCRYPTION_KEYS: ${parsed}`]);
+    return { ...settings, keys: parsed };
+  }
+  if (databaseUrl !== undefined) {
+    throw new ConfigError(['STORE_ENCRYPTION_KEYS is required when DATABASE_URL is set']);
+  }
+  const derived = Buffer.from(hkdfSync('sha256', sessionKey, Buffer.alloc(0), 'wbs-store-dev-key', 32));
+  return { ...settings, keys: [{ id: 'dev', key: derived }] };
 }

@@ -25,6 +25,7 @@ export const PROBLEMS = {
   'legacy-bad-reply': { status: 502, title: PROBLEM_MESSAGES.legacyBadReply },
   'legacy-unavailable': { status: 503, title: PROBLEM_MESSAGES.legacyUnavailable },
   'legacy-timeout': { status: 504, title: PROBLEM_MESSAGES.legacyTimeout },
+  'store-unavailable': { status: 503, title: PROBLEM_MESSAGES.storeUnavailable },
 } as const;
 export type ProblemType = keyof typeof PROBLEMS;
 

@@ -11,6 +11,7 @@ export async function openApiJson(): Promise<string> {
     SESSION_SECRET: 'openapi-generation-placeholder-secret-000',
     SESSION_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
     LOG_LEVEL: 'silent',
+    STORE_DATA_DIR: 'memory://',
   });
   const app = await buildApp({ config });
   await app.ready();

@@ -77,6 +77,9 @@ export const FIELD_MESSAGES = {
   sortInvalid: 'Urutan tidak valid',
   revealReasonRequired: 'Alasan wajib diisi',
   revealReasonMin: 'Alasan minimal 10 karakter',
+  messageRequired: 'Pesan wajib diisi',
+  messageTooLong: 'Pesan tidak boleh melebihi 4000 karakter',
+  caseIdsInvalid: 'Daftar laporan tidak valid',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -93,6 +96,7 @@ export const TEMPLATE_MESSAGES = {
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
   floodRetryInMinutes:
     'Terlalu banyak pengiriman dalam waktu singkat, silakan coba lagi dalam {minutes} menit',
+  conversationFull: 'Percakapan laporan ini telah mencapai batas {limit} pesan',
 } as const;
 
 export const UI_MESSAGES = {
@@ -117,6 +121,8 @@ export const UI_MESSAGES = {
     'Email dan nomor telepon pelapor disamarkan untuk melindunginya. Tuliskan alasan Anda membukanya; ' +
     'alasan dan nama Anda dicatat.',
   revealReasonLabel: 'Alasan',
+  handlerTeam: 'Tim Penanganan WBS',
+  reporterLabel: 'Pelapor',
 } as const;
 
 /** Problem texts the gateway answers with; stable, neutral, Indonesian. */
@@ -139,6 +145,9 @@ export const PROBLEM_MESSAGES = {
   uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
+  storeUnavailable: 'Penyimpanan pesan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',
+  messageIdempotencyMismatch:
+    'Isi pesan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
 } as const;
 
 /** Replaces `{key}` placeholders in a template message. */

@@ -38,6 +38,10 @@ export const ACTIONS = [
   'cases:export',
   'tracking:use',
   'dashboard:read',
+  'case-messages:read',
+  'case-messages:write',
+  'case-messages:marks',
+  'identity-access:read-own',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -89,6 +93,12 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'cases:export': caseHandlers,
   'tracking:use': anyone,
   'dashboard:read': types(2, 3, 4, 5),
+  // Messages (issue 11): whoever reads a case reads its conversation; whoever writes activity logs
+  // writes to the reporter, and so does the signed-in reporter (type 6) on its own cases.
+  'case-messages:read': types(2, 3, 4, 5, 6),
+  'case-messages:write': either(caseHandlers, types(6)),
+  'case-messages:marks': types(2, 3, 4, 5),
+  'identity-access:read-own': types(6),
 };
 
 export function can(subject: Subject, action: Action): boolean {

@@ -198,3 +198,11 @@ export function presentCaseDetail(
     noteHidden: !audience.fullLogs,
   };
 }
+
+/** Whether a presented detail carries who the reporter is (a name or contact details in clear). */
+export function showsIdentity(detail: CaseDetail): boolean {
+  const r = detail.reporter;
+  return (
+    r.name !== null || r.address !== null || (!r.contactMasked && (r.email !== null || r.phone !== null))
+  );
+}

@@ -13,6 +13,8 @@ import companyRoutes from './companies/route.ts';
 import contactRevealRoutes from './contact-reveal/route.ts';
 import dashboardRoutes from './dashboard/route.ts';
 import healthRoutes from './health/route.ts';
+import identityAccessRoutes from './identity-access/route.ts';
+import messageRoutes from './messages/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
@@ -45,6 +47,8 @@ const API_ROUTES = [
   contactRevealRoutes,
   trackingRoutes,
   dashboardRoutes,
+  messageRoutes,
+  identityAccessRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

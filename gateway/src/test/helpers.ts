@@ -57,6 +57,7 @@ export async function buildTestApp(
     CASE_LOGS_MAX_PER_CLIENT: '100000',
     CASE_SUBMISSIONS_MAX_GLOBAL: '1000000',
     CASE_LOGS_MAX_GLOBAL: '1000000',
+    STORE_DATA_DIR: 'memory://',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });

@@ -7,8 +7,9 @@ import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
 import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
-import { audienceOf, presentCaseDetail } from '../../presenters/cases.ts';
+import { audienceOf, presentCaseDetail, showsIdentity } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
+import { recordIdentityRead } from '../identity-access/record.ts';
 
 export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
   app.get<{ Params: IdParams }>(
@@ -33,7 +34,9 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
       const audience = audienceOf(subjectOf(request));
       const hidden = audience.handler && (await pelaporHidesIdentity(request, found));
-      return presentCaseDetail(found, audience, hidden);
+      const detail = presentCaseDetail(found, audience, hidden);
+      if (showsIdentity(detail)) await recordIdentityRead(request, found, 'case-read');
+      return detail;
     },
   );
 }

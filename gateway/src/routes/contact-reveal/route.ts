@@ -22,6 +22,7 @@ import { type FloodRule, floodLimiter } from '../../policies/flood-limits.ts';
 import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { isAnonymousCase, presentContact } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
+import { recordIdentityRead } from '../identity-access/record.ts';
 
 type Params = v.InferOutput<typeof idParams>;
 
@@ -60,6 +61,7 @@ export default async function contactRevealRoutes(app: FastifyInstance) {
         reasonLength: request.body.reason.length,
         wasMasked: masked,
       });
+      await recordIdentityRead(request, found, 'contact-reveal');
       return presentContact(found);
     },
   );

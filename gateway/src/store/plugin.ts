@@ -1,0 +1,99 @@
+/**
+ * The gateway's own store as an app plugin: opens the database (PostgreSQL with `DATABASE_URL`, the
+ * embedded PGlite otherwise), runs the migrations, decorates `app.store`, and closes it when the app
+ * closes. /readyz asks `app.store.ping`.
+ *
+ * A server or a data folder is opened before the app accepts requests (a broken database or a
+ * failed migration stops the start). An in-memory store (`memory://`, tests and the OpenAPI writer)
+ * opens on first use instead, so apps that never touch it do not pay for a database.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { StoreSettings } from '../config.ts';
+import { ApiProblem } from '../errors.ts';
+import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres, type StoreDb } from './database.ts';
+import { type Sealer, sealer } from './keyring.ts';
+
+/** What the store's queries work with: the typed database and the key ring. */
+export type Store = {
+  db: StoreDb;
+  engine: Database['engine'];
+  sealer: Sealer;
+};
+
+export type StoreAccess = {
+  /** The open store (opening it first when it is opened on first use). */
+  open(): Promise<Store>;
+  /** Whether the store answers a query within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<boolean>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: StoreAccess;
+  }
+}
+
+/**
+ * Runs store queries for a request; a failing database (or a row that no key opens) becomes a
+ * neutral 503, the cause going to the ops log only.
+ */
+export async function storeCall<T>(request: FastifyRequest, work: (store: Store) => Promise<T>): Promise<T> {
+  try {
+    return await work(await request.server.store.open());
+  } catch (error) {
+    if (error instanceof ApiProblem) throw error;
+    throw new ApiProblem('store-unavailable', { cause: error });
+  }
+}
+
+export const storePlugin = fp(
+  async (app: FastifyInstance, opts: { settings: StoreSettings }) => {
+    const { settings } = opts;
+    const keys = sealer(settings.keys);
+    const connect = () =>
+      settings.databaseUrl
+        ? openPostgres(settings.databaseUrl, (error) =>
+            app.log.warn({ err: { message: error.message } }, 'store: idle database connection failed'),
+          )
+        : openEmbedded(settings.dataDir);
+    let opening: Promise<Database> | undefined;
+    let closed = false;
+    const database = () => {
+      if (closed) return Promise.reject(new Error('store closed'));
+      opening ??= connect().then(
+        (opened) => {
+          app.log.debug({ engine: opened.engine }, 'store open, migrations applied');
+          return opened;
+        },
+        (error) => {
+          opening = undefined;
+          throw error;
+        },
+      );
+      return opening;
+    };
+    if (settings.databaseUrl || settings.dataDir !== MEMORY_DATA_DIR) await database();
+
+    app.decorate('store', {
+      async open() {
+        const opened = await database();
+        return { db: opened.db, engine: opened.engine, sealer: keys };
+      },
+      async ping(timeoutMs) {
+        try {
+          return await (await database()).ping(timeoutMs);
+        } catch {
+          return false;
+        }
+      },
+    } satisfies StoreAccess);
+    app.addHook('onClose', async () => {
+      closed = true;
+      const pending = opening;
+      opening = undefined;
+      if (pending) await (await pending.catch(() => null))?.close();
+    });
+  },
+  { name: 'wbs-store' },
+);

@@ -1,0 +1,76 @@
+/**
+ * Tables of the gateway's own store (typed for drizzle; the SQL itself is in migrations/). Rows
+ * reference a legacy case by company id and case id only: nothing here names the reporter, and
+ * the text of a message lives only sealed (keyring.ts) with the id of its key.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+export type AuthorKind = 'handler' | 'reporter';
+
+/** Per case: the last message each side has seen (drives the unread marks). */
+export const caseConversation = pgTable(
+  'case_conversation',
+  {
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    /** Highest message id a handler has read (reporter messages above it are unread). */
+    handlerSeenId: bigint('handler_seen_id', { mode: 'number' }).notNull().default(0),
+    /** Highest message id the reporter has seen (handler replies above it are new to them). */
+    reporterSeenId: bigint('reporter_seen_id', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.caseId] })],
+);
+
+export const caseMessage = pgTable(
+  'case_message',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    authorKind: text('author_kind').$type<AuthorKind>().notNull(),
+    /** The handler's legacy user id and type; null for the reporter (never identified here). */
+    authorUserId: integer('author_user_id'),
+    authorUserType: smallint('author_user_type'),
+    /** Id of the key that sealed `sealed` (STORE_ENCRYPTION_KEYS). */
+    keyId: text('key_id').notNull(),
+    /** AES-256-GCM sealed JSON: the text, file references and the handler's display name. */
+    sealed: text('sealed').notNull(),
+    /** HMAC of the Idempotency-Key and of the content: a retried post is stored once. */
+    idempotencyKey: text('idempotency_key'),
+    fingerprint: text('fingerprint'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('case_message_case_idx').on(t.companyId, t.caseId, t.id),
+    uniqueIndex('case_message_idempotency_idx')
+      .on(t.companyId, t.caseId, t.authorKind, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
+  ],
+);
+
+/** Each time staff opened a case's identity fields: when, and the reader's user type and role. */
+export const identityAccess = pgTable(
+  'identity_access',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    accessedAt: timestamp('accessed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    readerUserType: smallint('reader_user_type').notNull(),
+    readerRole: smallint('reader_role'),
+    /** `case-read` (detail with identity fields) or `contact-reveal` (later: unmasked contacts). */
+    kind: text('kind').$type<'case-read' | 'contact-reveal'>().notNull(),
+  },
+  (t) => [index('identity_access_case_idx').on(t.companyId, t.caseId, t.accessedAt)],
+);
