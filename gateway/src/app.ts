@@ -22,6 +22,7 @@ import { routes } from './routes/index.ts';
 import { valibotValidatorCompiler } from './schema.ts';
 import { sessionPlugin } from './session/plugin.ts';
 import { staticPlugin } from './static.ts';
+import { uploadsPlugin } from './uploads/plugin.ts';
 
 export type AppOptions = {
   config: Config;
@@ -58,6 +59,7 @@ export const app = fp(
     await app.register(errorsPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);
+    await app.register(uploadsPlugin, { settings: config.uploads });
     await app.register(sessionPlugin, { config });
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });

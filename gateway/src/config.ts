@@ -90,6 +90,12 @@ const envSchema = v.object({
     v.transform((value) => value.trim() || 'limits'),
     v.regex(/^[\w:.-]{1,64}$/, 'RATE_LIMIT_NAMESPACE must be 1-64 letters, digits, _ : . -'),
   ),
+  UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
+  UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
+  SCRUB_THREADS: intString('SCRUB_THREADS', 2, 1, 64),
+  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 10_000, 1, 600_000),
+  SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 384, 16, 16_384),
+  SCRUB_MAX_WAITING: intString('SCRUB_MAX_WAITING', 30, 0, 10_000),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -117,6 +123,16 @@ export type Config = {
   signIn: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
   /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
   rateLimitNamespace: string;
+  /** Upload spools and metadata scrubbing (gateway/src/uploads, decisions #23 and #26). */
+  uploads: UploadSettings;
+};
+
+export type UploadSettings = {
+  /** Uploads being received or processed at once; one more is answered 503 `busy`. */
+  maxSpools: number;
+  /** A body that sends nothing for this long is cut off and its spool removed. */
+  idleTimeoutMs: number;
+  scrub: { threads: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
 };
 
 export type TrackingSettings = {
@@ -174,5 +190,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
+    uploads: {
+      maxSpools: e.UPLOAD_MAX_SPOOLS,
+      idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+      scrub: {
+        threads: e.SCRUB_THREADS,
+        timeoutMs: e.SCRUB_TIMEOUT_MS,
+        memoryMb: e.SCRUB_MEMORY_MB,
+        maxWaiting: e.SCRUB_MAX_WAITING,
+      },
+    },
   };
 }
