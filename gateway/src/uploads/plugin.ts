@@ -13,7 +13,12 @@ import { createScrubber, type Scrubber } from './scrub.ts';
 
 /** Spool folders are `wbs-upload-{pid}-XXXXXX` in the temp dir: the pid tells whose they are. */
 export const SPOOL_PREFIX = 'wbs-upload-';
-export const spoolPrefix = () => join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`);
+/** Whether this process has opened a spool (then spools with its pid are its own, never stale). */
+let spooledHere = false;
+export function spoolPrefix(): string {
+  spooledHere = true;
+  return join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`);
+}
 
 export type Uploads = {
   settings: UploadSettings;
@@ -39,16 +44,17 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * Removes the spools of processes that no longer run (and any carrying our own pid: a restarted
- * container reuses it, and this process has opened none yet). Live processes' spools, including
- * other gateway instances on the same machine, are left alone.
+ * Removes the spools of processes that no longer run, and those carrying our own pid while this
+ * process has opened none yet (a restarted container reuses its pid). Live processes' spools,
+ * including other gateway instances on the same machine, are left alone.
  */
 export async function removeStaleSpools(log: FastifyBaseLogger): Promise<number> {
   const names = await readdir(tmpdir()).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
     const pid = Number(/^wbs-upload-(\d+)-/.exec(name)?.[1] ?? Number.NaN);
-    if (!Number.isInteger(pid) || (pid !== process.pid && processAlive(pid))) continue;
+    if (!Number.isInteger(pid)) continue;
+    if (pid === process.pid ? spooledHere : processAlive(pid)) continue;
     await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
     removed += 1;
   }

@@ -267,7 +267,10 @@ export async function withSpooledUpload<T>(
     const upload = await receive(request, rule, dir).finally(stopWatching).catch((error: unknown) => {
       // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
       // is wrong with the gateway, so it is a refused request, not an internal error for ops.
-      if (request.raw.destroyed || request.raw.readableAborted) {
+      // (A request whose body was read to its end is `destroyed` too: Node auto-destroys it after
+      // 'end', so that alone does not mean a hang-up; a refusal such as 413 keeps its own answer.)
+      if (error instanceof ApiProblem) throw error;
+      if (request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded)) {
         throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
       }
       throw error;
