@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
-import { guestAnonymousFields, legacyCaseCount, legacyToken, legacyTrack, multipart } from '../test/uploads.ts';
+import {
+  guestAnonymousFields,
+  legacyCaseCount,
+  legacyToken,
+  legacyTrack,
+  multipart,
+} from '../test/uploads.ts';
 
 const ownSpools = async () =>
   (await readdir(tmpdir())).filter((name) => name.startsWith(`wbs-upload-${process.pid}-`));
@@ -61,7 +67,11 @@ describe('the 10 MB limit over a real connection', () => {
     const { payload, headers } = await multipart(guestAnonymousFields(), [
       { field: 'evidence', name: 'besar.pdf', bytes },
     ]);
-    return fetch(`${url}/api/v1/cases`, { method: 'POST', headers: { ...headers, origin: url }, body: payload });
+    return fetch(`${url}/api/v1/cases`, {
+      method: 'POST',
+      headers: { ...headers, origin: url },
+      body: new Uint8Array(payload),
+    });
   };
 
   it('POST /cases takes exactly 10 MB and answers 10 MB + 1 byte with 413 and the size message', async () => {
@@ -89,7 +99,7 @@ describe('the 10 MB limit over a real connection', () => {
       return fetch(`${url}/api/v1/cases/${caseId}/logs`, {
         method: 'POST',
         headers: { ...headers, cookie, origin: url, 'sec-fetch-site': 'same-origin' },
-        body: payload,
+        body: new Uint8Array(payload),
       });
     };
     const over = await postLog(pdfOfSize(10_485_761));
@@ -131,7 +141,6 @@ describe('a body that goes quiet', () => {
     expect(t.logs.some((line) => line.msg === 'upload stalled; connection closed')).toBe(true);
     expect(await legacyCaseCount(t.legacy.apiUrl, admin, 1)).toBe(before);
   });
-
 });
 
 describe('the spool cap', () => {
@@ -156,7 +165,7 @@ describe('the spool cap', () => {
     const busy = await fetch(`${url}/api/v1/cases`, {
       method: 'POST',
       headers: { ...small.headers, origin: url },
-      body: small.payload,
+      body: new Uint8Array(small.payload),
     });
     expect(busy.status).toBe(503);
     expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -171,7 +180,7 @@ describe('the spool cap', () => {
     const again = await fetch(`${url}/api/v1/cases`, {
       method: 'POST',
       headers: { ...small.headers, origin: url },
-      body: small.payload,
+      body: new Uint8Array(small.payload),
     });
     expect(again.status).toBe(201);
   });

@@ -82,5 +82,8 @@ export async function manyObjectsPdf(count: number): Promise<Buffer> {
   for (let i = 0; i < count; i++) filler.push(`${start + i} 0 obj\n<< /K ${i} /V [1 2] >>\nendobj\n`);
   const root = doc.context.trailerInfo.Root?.toString() ?? '1 0 R';
   const tail = `trailer\n<< /Size ${start + count} /Root ${root} >>\nstartxref\n0\n%%EOF\n`;
-  return Buffer.concat([Buffer.from(text.slice(0, cut), 'latin1'), Buffer.from(filler.join('') + tail, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(text.slice(0, cut), 'latin1'),
+    Buffer.from(filler.join('') + tail, 'latin1'),
+  ]);
 }

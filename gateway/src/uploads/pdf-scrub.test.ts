@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import pino from 'pino';
 import { PDFDocument } from 'pdf-lib';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incrementalPdf, pdfText } from './pdf-revisions.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
@@ -29,7 +29,15 @@ afterAll(async () => {
 async function scrub(bytes: Buffer, name: string): Promise<Buffer> {
   const path = join(dir, name);
   await writeFile(path, bytes);
-  const file = { field: 'evidence', name: 'a.pdf', ext: 'pdf' as const, detected: 'pdf', path, size: bytes.length, sha256: '' };
+  const file = {
+    field: 'evidence',
+    name: 'a.pdf',
+    ext: 'pdf' as const,
+    detected: 'pdf',
+    path,
+    size: bytes.length,
+    sha256: '',
+  };
   const out = await scrubber.scrubFile(file, log);
   expect(out.path).not.toBe(path);
   return readFile(out.path);

@@ -21,14 +21,14 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   PDFArray,
+  type PDFContext,
   PDFDict,
   PDFDocument,
   PDFName,
+  type PDFObject,
   PDFRawStream,
   PDFRef,
   PDFStream,
-  type PDFContext,
-  type PDFObject,
 } from 'pdf-lib';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
@@ -46,6 +46,10 @@ const FIXED_ZIP_DATE = new Date(1980, 0, 1, 0, 0, 0);
 
 sharp.cache(false);
 sharp.concurrency(1);
+// pdf-lib reports every damaged object with console.log/warn: in a worker that would reach the
+// gateway's stdout as unstructured lines between the JSON logs. The task's outcome is what counts.
+console.log = () => {};
+console.warn = () => {};
 
 async function scrubImage(task: ScrubTask): Promise<void> {
   const input = sharp(task.path, {

@@ -264,17 +264,19 @@ export async function withSpooledUpload<T>(
   let dir: string | null = null;
   try {
     dir = await mkdtemp(spoolPrefix());
-    const upload = await receive(request, rule, dir).finally(stopWatching).catch((error: unknown) => {
-      // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
-      // is wrong with the gateway, so it is a refused request, not an internal error for ops.
-      // (A request whose body was read to its end is `destroyed` too: Node auto-destroys it after
-      // 'end', so that alone does not mean a hang-up; a refusal such as 413 keeps its own answer.)
-      if (error instanceof ApiProblem) throw error;
-      if (request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded)) {
-        throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
-      }
-      throw error;
-    });
+    const upload = await receive(request, rule, dir)
+      .finally(stopWatching)
+      .catch((error: unknown) => {
+        // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
+        // is wrong with the gateway, so it is a refused request, not an internal error for ops.
+        // (A request whose body was read to its end is `destroyed` too: Node auto-destroys it after
+        // 'end', so that alone does not mean a hang-up; a refusal such as 413 keeps its own answer.)
+        if (error instanceof ApiProblem) throw error;
+        if (request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded)) {
+          throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
+        }
+        throw error;
+      });
     return await use(upload);
   } finally {
     // A failure while parts were still arriving leaves the rest of the body unread: discard it, so the
