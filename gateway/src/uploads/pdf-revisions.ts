@@ -70,7 +70,7 @@ export function pdfText(bytes: Uint8Array): string {
   return parts.join('\n');
 }
 
-/** A valid PDF with `count` tiny unreferenced objects (~32 bytes each): slow to parse, small on disk. */
+/** A valid PDF with `count` tiny unreferenced objects (~30 bytes each): slow to parse, small on disk. */
 export async function manyObjectsPdf(count: number): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.addPage([200, 200]);
@@ -79,7 +79,7 @@ export async function manyObjectsPdf(count: number): Promise<Buffer> {
   const cut = text.lastIndexOf('xref');
   const start = doc.context.largestObjectNumber + 1;
   const filler: string[] = [];
-  for (let i = 0; i < count; i++) filler.push(`${start + i} 0 obj\n<< /K ${i} /V [1 2] >>\nendobj\n`);
+  for (let i = 0; i < count; i++) filler.push(`${start + i} 0 obj<</K ${i}>>endobj\n`);
   const root = doc.context.trailerInfo.Root?.toString() ?? '1 0 R';
   const tail = `trailer\n<< /Size ${start + count} /Root ${root} >>\nstartxref\n0\n%%EOF\n`;
   return Buffer.concat([

@@ -19,6 +19,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isMainThread } from 'node:worker_threads';
 import {
   PDFArray,
   type PDFContext,
@@ -48,8 +49,10 @@ sharp.cache(false);
 sharp.concurrency(1);
 // pdf-lib reports every damaged object with console.log/warn: in a worker that would reach the
 // gateway's stdout as unstructured lines between the JSON logs. The task's outcome is what counts.
-console.log = () => {};
-console.warn = () => {};
+if (!isMainThread) {
+  console.log = () => {};
+  console.warn = () => {};
+}
 
 async function scrubImage(task: ScrubTask): Promise<void> {
   const input = sharp(task.path, {

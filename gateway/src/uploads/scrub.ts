@@ -46,7 +46,12 @@ export type Scrubber = {
 
 const WORKER = new URL('./scrub-worker.ts', import.meta.url);
 
+/**
+ * `threads: 0` scrubs on the main thread, two files at a time, without time or memory limits: how it
+ * was before issue 8, kept only as the benchmark's baseline (gateway/bench/hostile-uploads.ts).
+ */
 export function createScrubber(settings: ScrubSettings): Scrubber {
+  if (settings.threads === 0) return createScrubberOnMainThread();
   const pool = new Piscina({
     filename: WORKER.href,
     minThreads: 0,
@@ -86,34 +91,56 @@ export function createScrubber(settings: ScrubSettings): Scrubber {
     }
   }
 
-  return {
-    async scrubFile(file, log) {
-      const kind = scrubKindOf(file.detected);
-      if (kind === 'none') return file;
-      const out = `${file.path}.scrubbed`;
-      const outcome = await run({ kind, detected: file.detected, path: file.path, out });
-      if (outcome.ok) {
-        const { size } = await stat(out);
-        return { ...file, path: out, size };
-      }
-      // Only the kind and the reason: never the file name (it may name the reporter).
-      log.warn({ scrub: kind, detected: file.detected, reason: outcome.reason }, 'metadata not scrubbed');
-      if (outcome.overLimit) {
-        throw new ApiProblem('validation', {
-          errors: { [file.field]: format(TEMPLATE_MESSAGES.fileTooComplex, { name: file.name }) },
-        });
-      }
-      if (kind === 'image') {
-        throw new ApiProblem('validation', {
-          errors: { [file.field]: format(TEMPLATE_MESSAGES.fileNotProcessable, { name: file.name }) },
-        });
-      }
-      return file;
-    },
-    async close() {
-      await pool.destroy();
-    },
+  return { scrubFile: (file, log) => scrubWith(run, file, log), close: () => pool.destroy() };
+}
+
+function createScrubberOnMainThread(): Scrubber {
+  const slots = 2;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const run = async (task: ScrubTask): Promise<Outcome> => {
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      const { default: scrub } = await import('./scrub-worker.ts');
+      await scrub(task);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, overLimit: false, reason: (error as Error)?.name ?? 'unknown' };
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
   };
+  return { scrubFile: (file, log) => scrubWith(run, file, log), close: async () => {} };
+}
+
+async function scrubWith(
+  run: (task: ScrubTask) => Promise<Outcome>,
+  file: SpooledFile,
+  log: FastifyBaseLogger,
+): Promise<SpooledFile> {
+  const kind = scrubKindOf(file.detected);
+  if (kind === 'none') return file;
+  const out = `${file.path}.scrubbed`;
+  const outcome = await run({ kind, detected: file.detected, path: file.path, out });
+  if (outcome.ok) {
+    const { size } = await stat(out);
+    return { ...file, path: out, size };
+  }
+  // Only the kind and the reason: never the file name (it may name the reporter).
+  log.warn({ scrub: kind, detected: file.detected, reason: outcome.reason }, 'metadata not scrubbed');
+  if (outcome.overLimit) {
+    throw new ApiProblem('validation', {
+      errors: { [file.field]: format(TEMPLATE_MESSAGES.fileTooComplex, { name: file.name }) },
+    });
+  }
+  if (kind === 'image') {
+    throw new ApiProblem('validation', {
+      errors: { [file.field]: format(TEMPLATE_MESSAGES.fileNotProcessable, { name: file.name }) },
+    });
+  }
+  return file;
 }
 
 /** Every file of an upload, scrubbed one after the other (the pool's slots bound the whole process). */
