@@ -2,6 +2,7 @@
  * Gateway settings, read from the environment once and validated at start-up. A wrong or missing
  * value stops the process with a message naming the variable (never echoing a secret).
  */
+import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,8 +93,8 @@ const envSchema = v.object({
   ),
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
-  SCRUB_THREADS: intString('SCRUB_THREADS', 2, 0, 64),
-  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 8_000, 1, 600_000),
+  SCRUB_THREADS: intString('SCRUB_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
+  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
   SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),
   SCRUB_MAX_WAITING: intString('SCRUB_MAX_WAITING', 30, 0, 10_000),
   LOG_LEVEL: v.pipe(
@@ -132,7 +133,10 @@ export type UploadSettings = {
   maxSpools: number;
   /** A body that sends nothing for this long is cut off and its spool removed. */
   idleTimeoutMs: number;
-  /** Worker threads (0: the main thread, benchmark baseline only), per-file limits, files waiting. */
+  /**
+   * Worker threads (default: one core fewer than the machine has, at least one, so the event loop
+   * keeps a core; 0: the main thread, benchmark baseline only), per-file limits, files waiting.
+   */
   scrub: { threads: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
 };
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
     await writeFile(path, bytes);
     return { field: 'evidence', name, ext: 'pdf', detected: 'pdf', path, size: bytes.length, sha256: '' };
   };
-  hostile = await spool('berat.pdf', await manyObjectsPdf(150_000));
+  hostile = await spool('berat.pdf', await manyObjectsPdf(300_000));
   normal = await spool('biasa.pdf', await pdfBytes({ author: 'Budi' }));
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
@@ -53,7 +53,7 @@ const refusal = async (promise: Promise<unknown>) => {
 
 describe('scrub limits', () => {
   it('refuses a file over the time limit, then scrubs the next file normally', async () => {
-    await withScrubber({ threads: 1, timeoutMs: 1_000, memoryMb: 512, maxWaiting: 10 }, async (scrubber) => {
+    await withScrubber({ threads: 1, timeoutMs: 2_000, memoryMb: 512, maxWaiting: 10 }, async (scrubber) => {
       const problem = await refusal(scrubber.scrubFile(hostile, log));
       expect(problem.type).toBe('validation');
       expect(problem.extras.errors).toEqual({
@@ -73,16 +73,19 @@ describe('scrub limits', () => {
     });
   }, 60_000);
 
-  it('answers 503 busy when more files wait than the pool takes', async () => {
-    await withScrubber({ threads: 1, timeoutMs: 1_000, memoryMb: 256, maxWaiting: 1 }, async (scrubber) => {
+  it('keeps a thread for small files, and answers 503 busy when more files wait than the pool takes', async () => {
+    await withScrubber({ threads: 1, timeoutMs: 2_000, memoryMb: 256, maxWaiting: 1 }, async (scrubber) => {
       const first = scrubber.scrubFile(hostile, log).catch(() => 'refused');
-      const second = scrubber.scrubFile(normal, log);
+      // The heavy file holds the one general thread: a small file still runs at once, on its own thread.
+      const small = scrubber.scrubFile(normal, log);
+      const second = scrubber.scrubFile(hostile, log).catch(() => 'refused');
       const problem = await refusal(scrubber.scrubFile(normal, log));
       expect(problem.type).toBe('busy');
       expect(problem.status).toBe(503);
       expect(problem.extras.retryAfter).toBeGreaterThan(0);
+      expect((await small).path).toBe(`${normal.path}.scrubbed`);
       expect(await first).toBe('refused');
-      expect((await second).path).toBe(`${normal.path}.scrubbed`);
+      expect(await second).toBe('refused');
     });
   }, 30_000);
 });

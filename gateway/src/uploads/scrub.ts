@@ -2,8 +2,8 @@
  * Removes identifying metadata from uploaded files before they leave the gateway (what is and is not
  * scrubbed: scrub-worker.ts and docs/decisions.md #26). The work runs in a piscina worker pool, never
  * on the main thread, with limits a hostile file cannot get past:
- * - at most `threads` files at once per process (the rest wait in order; more than `maxWaiting`
- *   waiting → 503 `busy` with Retry-After);
+ * - at most `threads` files at once per process, plus one thread kept for files up to 2 MB (the
+ *   rest wait, smallest first; more than `maxWaiting` waiting → 503 `busy` with Retry-After);
  * - per file `timeoutMs` of work (the worker is terminated) and `memoryMb` of JavaScript heap (the
  *   worker dies, the pool starts a fresh one); either refuses the file with a field error;
  * - the workers' own bounds (pixels for images, entries and inflated size for Office zips).
@@ -13,6 +13,7 @@
  * unchanged with an ops log line (decision #26). A file over the time or memory limit is refused.
  */
 import { stat } from 'node:fs/promises';
+import { MessageChannel } from 'node:worker_threads';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Piscina } from 'piscina';
@@ -45,6 +46,9 @@ export type Scrubber = {
 };
 
 const WORKER = new URL('./scrub-worker.ts', import.meta.url);
+/** Files up to this size may use the thread kept for small files (a photo, a short PDF). */
+const SMALL_FILE_BYTES = 2 * 1024 * 1024;
+type Lane = 'general' | 'small';
 
 /**
  * `threads: 0` scrubs on the main thread, two files at a time, without time or memory limits: how it
@@ -54,8 +58,10 @@ export function createScrubber(settings: ScrubSettings): Scrubber {
   if (settings.threads === 0) return createScrubberOnMainThread();
   const pool = new Piscina({
     filename: WORKER.href,
-    minThreads: 0,
-    maxThreads: settings.threads,
+    // One warm worker: a cold start (loading pdf-lib and sharp) would count against a file's time.
+    minThreads: 1,
+    // One more than the general slots: the thread kept for small files (see below).
+    maxThreads: settings.threads + 1,
     // Workers are cheap to start again (~0.1 s) and a terminated one is replaced anyway.
     idleTimeout: 30_000,
     atomics: 'disabled',
@@ -65,29 +71,58 @@ export function createScrubber(settings: ScrubSettings): Scrubber {
     },
   });
   // Our own slots, not piscina's queue: a file's time limit then counts its work, not its wait.
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  // Waiting files start smallest first, and small files may also take one thread kept for them: an
+  // ordinary upload takes milliseconds and should not wait behind heavy files, each of which may
+  // hold a thread for the whole time limit.
+  const busy = { general: 0, small: 0 };
+  const waiting: { size: number; start: (lane: Lane) => void }[] = [];
+  const take = (size: number): Lane | null => {
+    if (busy.general < settings.threads) return 'general';
+    if (size <= SMALL_FILE_BYTES && busy.small < 1) return 'small';
+    return null;
+  };
+  const release = (lane: Lane) => {
+    busy[lane] -= 1;
+    waiting.sort((a, b) => a.size - b.size);
+    for (
+      let lane = take(waiting[0]?.size ?? 0);
+      waiting.length > 0 && lane;
+      lane = take(waiting[0]?.size ?? 0)
+    ) {
+      busy[lane] += 1;
+      waiting.shift()?.start(lane);
+    }
+  };
 
-  async function run(task: ScrubTask): Promise<Outcome> {
-    if (running >= settings.threads) {
+  async function run(task: ScrubTask, size: number): Promise<Outcome> {
+    let lane = take(size);
+    if (lane) busy[lane] += 1;
+    else {
       if (waiting.length >= settings.maxWaiting) {
         throw new ApiProblem('busy', { retryAfter: Math.ceil((settings.timeoutMs * 2) / 1000) });
       }
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      lane = await new Promise<Lane>((start) => waiting.push({ size, start }));
     }
-    running += 1;
-    const signal = AbortSignal.timeout(settings.timeoutMs);
+    // The time limit starts when the worker starts the file, not when it was handed over: starting a
+    // fresh worker (after one was terminated) is not the file's fault.
+    const abort = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => {
+      timer = setTimeout(() => abort.abort(), settings.timeoutMs);
+    });
     try {
-      await pool.run(task, { signal });
+      await pool.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] });
       return { ok: true };
     } catch (error) {
       const code = (error as { code?: string })?.code;
-      if (signal.aborted) return { ok: false, overLimit: true, reason: 'timeout' };
+      if (abort.signal.aborted) return { ok: false, overLimit: true, reason: 'timeout' };
       if (code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, overLimit: true, reason: 'memory' };
       return { ok: false, overLimit: false, reason: (error as Error)?.name ?? 'unknown' };
     } finally {
-      running -= 1;
-      waiting.shift()?.();
+      clearTimeout(timer);
+      port1.close();
+      release(lane);
     }
   }
 
@@ -116,14 +151,14 @@ function createScrubberOnMainThread(): Scrubber {
 }
 
 async function scrubWith(
-  run: (task: ScrubTask) => Promise<Outcome>,
+  run: (task: ScrubTask, size: number) => Promise<Outcome>,
   file: SpooledFile,
   log: FastifyBaseLogger,
 ): Promise<SpooledFile> {
   const kind = scrubKindOf(file.detected);
   if (kind === 'none') return file;
   const out = `${file.path}.scrubbed`;
-  const outcome = await run({ kind, detected: file.detected, path: file.path, out });
+  const outcome = await run({ kind, detected: file.detected, path: file.path, out }, file.size);
   if (outcome.ok) {
     const { size } = await stat(out);
     return { ...file, path: out, size };
