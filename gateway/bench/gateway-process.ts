@@ -75,3 +75,24 @@ export async function startGateway(
   }
   return { url, child, stop: () => child.kill('SIGTERM') };
 }
+
+/** The text fields of a complete anonymous guest report. */
+export const BENCH_GUEST_FIELDS: Record<string, string> = {
+  anonymous: 'true',
+  reporterType: '1',
+  email: 'bench@example.com',
+  phone: '+628123',
+  communicationTypes: '0',
+  communicationTime: 'Pagi',
+  categoryId: '1',
+  what: 'Bench',
+  where: 'Bench',
+  when: 'Bench',
+  perpetrator: 'Bench',
+  directorate: 'Bench',
+  division: 'Bench',
+  how: 'Bench',
+  allegedlyInvolved: '[]',
+  password: 'Bench#2026!',
+  confirmPassword: 'Bench#2026!',
+};

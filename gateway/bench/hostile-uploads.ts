@@ -17,32 +17,12 @@ import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { FormData, Pool, request } from 'undici';
 import { manyObjectsPdf } from '../src/uploads/pdf-revisions.ts';
-import { startGateway } from './gateway-process.ts';
+import { BENCH_GUEST_FIELDS, startGateway } from './gateway-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const OBJECTS = Number(process.env.BENCH_HOSTILE_OBJECTS ?? 300_000);
 const HOSTILE = 3;
 const LIST_CLIENTS = 4;
-
-const GUEST_FIELDS: Record<string, string> = {
-  anonymous: 'true',
-  reporterType: '1',
-  email: 'bench@example.com',
-  phone: '+628123',
-  communicationTypes: '0',
-  communicationTime: 'Pagi',
-  categoryId: '1',
-  what: 'Bench',
-  where: 'Bench',
-  when: 'Bench',
-  perpetrator: 'Bench',
-  directorate: 'Bench',
-  division: 'Bench',
-  how: 'Bench',
-  allegedlyInvolved: '[]',
-  password: 'Bench#2026!',
-  confirmPassword: 'Bench#2026!',
-};
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -95,7 +75,7 @@ function uploadLoop(url: string, pdfPath: string, clients: number) {
     while (running) {
       const started = performance.now();
       const form = new FormData();
-      for (const [name, value] of Object.entries(GUEST_FIELDS)) form.append(name, value);
+      for (const [name, value] of Object.entries(BENCH_GUEST_FIELDS)) form.append(name, value);
       form.append('evidence', await openAsBlob(pdfPath, { type: 'application/pdf' }), `bukti-${n}.pdf`);
       const res = await request(`${url}/api/v1/cases`, {
         method: 'POST',

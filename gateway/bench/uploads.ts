@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createLegacySim } from '@wbs/legacy-sim';
 import { PDFDocument } from 'pdf-lib';
 import { FormData, request } from 'undici';
-import { procStatus, startGateway } from './gateway-process.ts';
+import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const FILES_PER_UPLOAD = 5;
@@ -33,29 +33,9 @@ async function largePdf(path: string): Promise<number> {
   return bytes.length;
 }
 
-const TEXT_FIELDS: Record<string, string> = {
-  anonymous: 'true',
-  reporterType: '1',
-  email: 'bench@example.com',
-  phone: '+628123',
-  communicationTypes: '0',
-  communicationTime: 'Pagi',
-  categoryId: '1',
-  what: 'Bench',
-  where: 'Bench',
-  when: 'Bench',
-  perpetrator: 'Bench',
-  directorate: 'Bench',
-  division: 'Bench',
-  how: 'Bench',
-  allegedlyInvolved: '[]',
-  password: 'Bench#2026!',
-  confirmPassword: 'Bench#2026!',
-};
-
 async function submit(url: string, pdfPath: string, n: number): Promise<{ ms: number; status: number }> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(TEXT_FIELDS)) form.append(name, value);
+  for (const [name, value] of Object.entries(BENCH_GUEST_FIELDS)) form.append(name, value);
   for (let i = 0; i < FILES_PER_UPLOAD; i++) {
     const field = i === 0 ? 'evidence' : 'attachments';
     form.append(field, await openAsBlob(pdfPath, { type: 'application/pdf' }), `bukti-${n}-${i}.pdf`);

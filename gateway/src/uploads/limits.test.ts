@@ -29,8 +29,15 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function listen(t: TestApp): Promise<string> {
-  return t.app.listen({ port: 0, host: '127.0.0.1' });
+/** The gateway with these settings, listening on a loopback port for the enclosing describe block. */
+function listeningApp(env: Record<string, string> = {}) {
+  const ctx = {} as { t: TestApp; url: string };
+  beforeAll(async () => {
+    ctx.t = await buildTestApp(env);
+    ctx.url = await ctx.t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => ctx.t.close());
+  return ctx;
 }
 
 /** A PDF signature padded with spaces to exactly `size` bytes (pdf-lib refuses it: forwarded as is). */
@@ -55,28 +62,22 @@ async function stalledUpload(url: string, payload: Buffer, contentType: string):
 }
 
 describe('the 10 MB limit over a real connection', () => {
-  let t: TestApp;
-  let url: string;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    url = await listen(t);
-  });
-  afterAll(async () => t.close());
+  const ctx = listeningApp();
 
   const postCase = async (bytes: Buffer) => {
     const { payload, headers } = await multipart(guestAnonymousFields(), [
       { field: 'evidence', name: 'besar.pdf', bytes },
     ]);
-    return fetch(`${url}/api/v1/cases`, {
+    return fetch(`${ctx.url}/api/v1/cases`, {
       method: 'POST',
-      headers: { ...headers, origin: url },
+      headers: { ...headers, origin: ctx.url },
       body: new Uint8Array(payload),
     });
   };
 
   it('POST /cases takes exactly 10 MB and answers 10 MB + 1 byte with 413 and the size message', async () => {
-    const admin = await legacyToken(t.legacy.apiUrl, 'admin', 'Admin#2026!');
-    const before = await legacyCaseCount(t.legacy.apiUrl, admin, 1);
+    const admin = await legacyToken(ctx.t.legacy.apiUrl, 'admin', 'Admin#2026!');
+    const before = await legacyCaseCount(ctx.t.legacy.apiUrl, admin, 1);
     const exact = await postCase(pdfOfSize(10_485_760));
     expect(exact.status).toBe(201);
     const over = await postCase(pdfOfSize(10_485_761));
@@ -85,20 +86,21 @@ describe('the 10 MB limit over a real connection', () => {
     expect(body.type).toMatch(/payload-too-large$/);
     expect(body.detail).toBe('Ukuran file besar.pdf melebihi 10 MB');
     expect(body.errors).toEqual({ evidence: 'Ukuran file besar.pdf melebihi 10 MB' });
-    expect(await legacyCaseCount(t.legacy.apiUrl, admin, 1)).toBe(before + 1);
+    expect(await legacyCaseCount(ctx.t.legacy.apiUrl, admin, 1)).toBe(before + 1);
   });
 
   it('POST /cases/{id}/logs does the same for its attachment', async () => {
-    const cookie = await signInAs(t.app, 2);
-    const { caseId } = await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
-    const logsBefore = (await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!')).caselogs.length;
+    const cookie = await signInAs(ctx.t.app, 2);
+    const { caseId } = await legacyTrack(ctx.t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
+    const logsBefore = (await legacyTrack(ctx.t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!')).caselogs
+      .length;
     const postLog = async (bytes: Buffer) => {
       const { payload, headers } = await multipart({ statusId: '4', message: 'Lampiran besar' }, [
         { field: 'attachment', name: 'besar.pdf', bytes },
       ]);
-      return fetch(`${url}/api/v1/cases/${caseId}/logs`, {
+      return fetch(`${ctx.url}/api/v1/cases/${caseId}/logs`, {
         method: 'POST',
-        headers: { ...headers, cookie, origin: url, 'sec-fetch-site': 'same-origin' },
+        headers: { ...headers, cookie, origin: ctx.url, 'sec-fetch-site': 'same-origin' },
         body: new Uint8Array(payload),
       });
     };
@@ -107,28 +109,22 @@ describe('the 10 MB limit over a real connection', () => {
     expect((await over.json()).detail).toBe('Ukuran file besar.pdf melebihi 10 MB');
     const exact = await postLog(pdfOfSize(10_485_760));
     expect(exact.status).toBe(201);
-    const after = await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
+    const after = await legacyTrack(ctx.t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
     expect(after.caselogs).toHaveLength(logsBefore + 1);
   });
 });
 
 describe('a body that goes quiet', () => {
-  let t: TestApp;
-  let url: string;
-  beforeAll(async () => {
-    t = await buildTestApp({ UPLOAD_IDLE_TIMEOUT_MS: '400' });
-    url = await listen(t);
-  });
-  afterAll(async () => t.close());
+  const ctx = listeningApp({ UPLOAD_IDLE_TIMEOUT_MS: '400' });
 
   it('cuts a stalled upload, removes its spool and files nothing', async () => {
-    const admin = await legacyToken(t.legacy.apiUrl, 'admin', 'Admin#2026!');
-    const before = await legacyCaseCount(t.legacy.apiUrl, admin, 1);
+    const admin = await legacyToken(ctx.t.legacy.apiUrl, 'admin', 'Admin#2026!');
+    const before = await legacyCaseCount(ctx.t.legacy.apiUrl, admin, 1);
     const spoolsBefore = await ownSpools();
     const { payload, headers } = await multipart(guestAnonymousFields(), [
       { field: 'evidence', name: 'bukti.pdf', bytes: pdfOfSize(2 * 1024 * 1024) },
     ]);
-    const socket = await stalledUpload(url, payload, headers['content-type'] as string);
+    const socket = await stalledUpload(ctx.url, payload, headers['content-type'] as string);
     let closedAt = 0;
     socket.once('close', () => {
       closedAt = Date.now();
@@ -138,33 +134,27 @@ describe('a body that goes quiet', () => {
     await until(() => closedAt > 0, 'the server to close the connection');
     expect(closedAt - sentAt).toBeGreaterThanOrEqual(350);
     await until(async () => (await ownSpools()).length === spoolsBefore.length, 'the spool to be removed');
-    expect(t.logs.some((line) => line.msg === 'upload stalled; connection closed')).toBe(true);
-    expect(await legacyCaseCount(t.legacy.apiUrl, admin, 1)).toBe(before);
+    expect(ctx.t.logs.some((line) => line.msg === 'upload stalled; connection closed')).toBe(true);
+    expect(await legacyCaseCount(ctx.t.legacy.apiUrl, admin, 1)).toBe(before);
   });
 });
 
 describe('the spool cap', () => {
-  let t: TestApp;
-  let url: string;
-  beforeAll(async () => {
-    t = await buildTestApp({ UPLOAD_MAX_SPOOLS: '1' });
-    url = await listen(t);
-  });
-  afterAll(async () => t.close());
+  const ctx = listeningApp({ UPLOAD_MAX_SPOOLS: '1' });
 
   it('answers 503 busy with Retry-After while the spools are full, and accepts again after', async () => {
     const { payload, headers } = await multipart(guestAnonymousFields(), [
       { field: 'evidence', name: 'bukti.pdf', bytes: pdfOfSize(1024 * 1024) },
     ]);
-    const holder = await stalledUpload(url, payload, headers['content-type'] as string);
-    await until(() => t.app.uploads.spools.active === 1, 'the first upload to hold the only spool');
+    const holder = await stalledUpload(ctx.url, payload, headers['content-type'] as string);
+    await until(() => ctx.t.app.uploads.spools.active === 1, 'the first upload to hold the only spool');
     const spoolsWhileHeld = await ownSpools();
     const small = await multipart(guestAnonymousFields(), [
       { field: 'evidence', name: 'kecil.pdf', bytes: pdfOfSize(2048) },
     ]);
-    const busy = await fetch(`${url}/api/v1/cases`, {
+    const busy = await fetch(`${ctx.url}/api/v1/cases`, {
       method: 'POST',
-      headers: { ...small.headers, origin: url },
+      headers: { ...small.headers, origin: ctx.url },
       body: new Uint8Array(small.payload),
     });
     expect(busy.status).toBe(503);
@@ -176,10 +166,10 @@ describe('the spool cap', () => {
     expect(await ownSpools()).toEqual(spoolsWhileHeld);
 
     holder.destroy();
-    await until(() => t.app.uploads.spools.active === 0, 'the held spool to be released');
-    const again = await fetch(`${url}/api/v1/cases`, {
+    await until(() => ctx.t.app.uploads.spools.active === 0, 'the held spool to be released');
+    const again = await fetch(`${ctx.url}/api/v1/cases`, {
       method: 'POST',
-      headers: { ...small.headers, origin: url },
+      headers: { ...small.headers, origin: ctx.url },
       body: new Uint8Array(small.payload),
     });
     expect(again.status).toBe(201);
