@@ -19,11 +19,12 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProblem } from '../errors.ts';
-import { buildTestApp, type TestApp } from '../test/helpers.ts';
+import { browser, buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
 import {
   docxBytes,
   guestAnonymousFields,
   jpegWithGps,
+  legacyTrack,
   multipart,
   pdfBytes,
   pngBytes,
@@ -170,6 +171,26 @@ describe('hostile and fuzzed files through the upload route', () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect(await ownSpools()).toEqual(spoolsBefore);
   }, 60_000);
+
+  it('answers the reported damaged .docx on the activity-log route too (same pipeline)', async () => {
+    const [reported] = await hostileCases();
+    if (!reported) throw new Error('no hostile cases');
+    const cookie = await signInAs(t.app, 2);
+    const { caseId } = await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
+    const { payload, headers } = await multipart({ statusId: '4', message: 'Lampiran rusak' }, [
+      { field: 'attachment', name: 'rusak.docx', bytes: reported.bytes },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/cases/${caseId}/logs`,
+      payload,
+      headers: { ...browser(cookie), ...headers },
+    });
+    // Forwarded unchanged (decision #26): the zip reader refused it, and the process is still here.
+    expect(res.statusCode).toBe(201);
+    expect(t.logs.some((line) => line.msg === 'metadata not scrubbed' && line.scrub === 'office')).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
 
   it('answers a sample of mutated files through the whole request', async () => {
     await fc.assert(
