@@ -7,55 +7,21 @@
  * really parses and rewrites them). Bounded: one round, 10 minutes at most. Every temporary file
  * and folder it makes is removed at the end; leftover gateway spools are counted and reported.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createLegacySim } from '@wbs/legacy-sim';
 import { PDFDocument } from 'pdf-lib';
 import { FormData, request } from 'undici';
+import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const FILES_PER_UPLOAD = 5;
 const PAYLOAD_BYTES = 10_000_000;
 const MAX_MS = 10 * 60_000;
-const gatewayDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: number }> {
-  const text = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
-    try {
-      const res = await request(`${url}/healthz`);
-      await res.body.dump();
-      if (res.statusCode === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('gateway did not start within 30 s');
-}
 
 async function largePdf(path: string): Promise<number> {
   const doc = await PDFDocument.create();
@@ -67,29 +33,9 @@ async function largePdf(path: string): Promise<number> {
   return bytes.length;
 }
 
-const TEXT_FIELDS: Record<string, string> = {
-  anonymous: 'true',
-  reporterType: '1',
-  email: 'bench@example.com',
-  phone: '+628123',
-  communicationTypes: '0',
-  communicationTime: 'Pagi',
-  categoryId: '1',
-  what: 'Bench',
-  where: 'Bench',
-  when: 'Bench',
-  perpetrator: 'Bench',
-  directorate: 'Bench',
-  division: 'Bench',
-  how: 'Bench',
-  allegedlyInvolved: '[]',
-  password: 'Bench#2026!',
-  confirmPassword: 'Bench#2026!',
-};
-
 async function submit(url: string, pdfPath: string, n: number): Promise<{ ms: number; status: number }> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(TEXT_FIELDS)) form.append(name, value);
+  for (const [name, value] of Object.entries(BENCH_GUEST_FIELDS)) form.append(name, value);
   for (let i = 0; i < FILES_PER_UPLOAD; i++) {
     const field = i === 0 ? 'evidence' : 'attachments';
     form.append(field, await openAsBlob(pdfPath, { type: 'application/pdf' }), `bukti-${n}-${i}.pdf`);
@@ -116,24 +62,9 @@ try {
   const spoolsBefore = await spoolDirs();
   const pdfPath = join(work, 'payload.pdf');
   const fileBytes = await largePdf(pdfPath);
-  const port = await freePort();
-  gateway = spawn(process.execPath, ['src/server.ts'], {
-    cwd: gatewayDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LEGACY_API_URL: sim.apiUrl,
-      LEGACY_TIMEOUT_MS: '120000',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      SESSION_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      LOG_LEVEL: 'error',
-      REDIS_URL: '',
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, gateway);
+  const running = await startGateway(sim.apiUrl);
+  gateway = running.child;
+  const { url } = running;
   const pid = gateway.pid as number;
   const idle = await procStatus(pid);
 

@@ -24,6 +24,7 @@ import { securityHeadersPlugin } from './security-headers.ts';
 import { sessionPlugin } from './session/plugin.ts';
 import { staticPlugin } from './static.ts';
 import { storePlugin } from './store/plugin.ts';
+import { uploadsPlugin } from './uploads/plugin.ts';
 
 export type AppOptions = {
   config: Config;
@@ -61,6 +62,7 @@ export const app = fp(
     await app.register(securityHeadersPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);
+    await app.register(uploadsPlugin, { settings: config.uploads });
     await app.register(sessionPlugin, { config });
     await app.register(loggingPlugin);
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });

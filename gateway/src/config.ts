@@ -3,6 +3,7 @@
  * value stops the process with a message naming the variable (never echoing a secret).
  */
 import { hkdfSync } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { parseKeyRing, type StoreKey } from './store/keyring.ts';
@@ -108,6 +109,12 @@ const envSchema = v.object({
   ),
   STORE_DATA_DIR: optionalText,
   STORE_ENCRYPTION_KEYS: optionalText,
+  UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
+  UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
+  SCRUB_THREADS: intString('SCRUB_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
+  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
+  SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),
+  SCRUB_MAX_WAITING: intString('SCRUB_MAX_WAITING', 30, 0, 10_000),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -140,6 +147,20 @@ export type Config = {
   rateLimitNamespace: string;
   /** The gateway's own store (gateway/src/store): messages, identity-access history. */
   store: StoreSettings;
+  /** Upload spools and metadata scrubbing (gateway/src/uploads, decisions #23 and #26). */
+  uploads: UploadSettings;
+};
+
+export type UploadSettings = {
+  /** Uploads being received or processed at once; one more is answered 503 `busy`. */
+  maxSpools: number;
+  /** A body that sends nothing for this long is cut off and its spool removed. */
+  idleTimeoutMs: number;
+  /**
+   * Worker threads (default: one core fewer than the machine has, at least one, so the event loop
+   * keeps a core; 0: the main thread, benchmark baseline only), per-file limits, files waiting.
+   */
+  scrub: { threads: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
 };
 
 export type FloodSettings = { maxPerClient: number; maxGlobal: number; windowSeconds: number };
@@ -227,6 +248,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
     store,
+    uploads: {
+      maxSpools: e.UPLOAD_MAX_SPOOLS,
+      idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+      scrub: {
+        threads: e.SCRUB_THREADS,
+        timeoutMs: e.SCRUB_TIMEOUT_MS,
+        memoryMb: e.SCRUB_MEMORY_MB,
+        maxWaiting: e.SCRUB_MAX_WAITING,
+      },
+    },
   };
 }
 

@@ -23,6 +23,7 @@ export const PROBLEMS = {
   'rate-limited': { status: 429, title: PROBLEM_MESSAGES.tooManyRequests },
   internal: { status: 500, title: PROBLEM_MESSAGES.internal },
   'legacy-bad-reply': { status: 502, title: PROBLEM_MESSAGES.legacyBadReply },
+  busy: { status: 503, title: PROBLEM_MESSAGES.busy },
   'legacy-unavailable': { status: 503, title: PROBLEM_MESSAGES.legacyUnavailable },
   'legacy-timeout': { status: 504, title: PROBLEM_MESSAGES.legacyTimeout },
   'store-unavailable': { status: 503, title: PROBLEM_MESSAGES.storeUnavailable },
@@ -36,6 +37,8 @@ type ProblemExtras = {
   severity?: 'warning' | 'error';
   messages?: string[];
   errors?: Record<string, string>;
+  /** Seconds sent as `Retry-After` (429 `rate-limited`, 503 `busy`). */
+  retryAfter?: number;
   /** Status override, e.g. a generic 4xx from Fastify kept as it is. */
   status?: number;
   /** Ops-only context (never sent): why this happened. */
@@ -105,6 +108,9 @@ export function toProblem(error: unknown): ApiProblem {
 }
 
 export function sendProblem(reply: FastifyReply, problem: ApiProblem): FastifyReply {
+  if (problem.extras.retryAfter !== undefined) reply.header('retry-after', String(problem.extras.retryAfter));
+  // A server at capacity does not read the rest of a body it refused (an upload of up to 50 MB).
+  if (problem.type === 'busy') reply.header('connection', 'close');
   return reply.code(problem.status).type('application/problem+json').send(problem.toJSON());
 }
 

@@ -32,6 +32,11 @@ const BENCHES: Bench[] = [
     run: node('gateway/bench/list.ts'),
   },
   {
+    name: 'hostile',
+    what: 'case list p99 while three hostile PDF uploads are scrubbed: main thread vs worker pool',
+    run: node('gateway/bench/hostile-uploads.ts'),
+  },
+  {
     name: 'uploads',
     what: 'gateway memory while 20 reports with 5 × 10 MB attachments upload at once',
     run: node('gateway/bench/uploads.ts'),

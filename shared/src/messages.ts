@@ -92,6 +92,8 @@ export const TEMPLATE_MESSAGES = {
   downloadSucceeded: 'Lampiran {name} berhasil di unduh',
   fileTypeNotAllowed: 'Jenis file {name} tidak diizinkan',
   fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
+  fileTooComplex:
+    'File {name} terlalu berat untuk dibersihkan dari metadata; simpan ulang dengan ukuran lebih kecil atau kirim tanpa file ini',
   fileNotProcessable: 'Gambar {name} tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
   floodRetryInMinutes:
@@ -143,6 +145,7 @@ export const PROBLEM_MESSAGES = {
   forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
   idempotencyConflict: 'Permintaan yang sama sedang diproses',
   uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
+  busy: 'Server sedang sibuk, silakan coba lagi sebentar lagi.',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
   storeUnavailable: 'Penyimpanan pesan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',

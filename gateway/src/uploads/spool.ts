@@ -6,12 +6,13 @@
  * the whole request passed, so the legacy never sees a partial or invalid submission.
  *
  * Memory stays bounded (files stream to disk in chunks); disk use per request is bounded by the
- * limits (5 × 10 MB). The spool is a `mkdtemp` folder (0700, files 0600) removed in `finally`.
+ * limits (5 × 10 MB). The spool is a `mkdtemp` folder (0700, files 0600) removed in `finally`; its
+ * name carries the pid, so a spool left by a killed process is removed at the next start (plugin.ts).
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,6 +21,7 @@ import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { ApiProblem } from '../errors.ts';
+import { spoolPrefix } from './plugin.ts';
 import {
   type AttachmentExtension,
   cleanFileName,
@@ -221,8 +223,29 @@ export function validUpload<T>(
 }
 
 /**
+ * Cuts the connection of a body that stays silent for `ms` (a client gone quiet mid-upload would
+ * otherwise hold its spool and a slot forever). Returns the function that stops watching: after the
+ * body, scrubbing and the legacy call take the time they take.
+ */
+function watchIdleBody(request: FastifyRequest, ms: number): () => void {
+  const socket = request.raw.socket as Socket | undefined;
+  // fastify.inject's fake socket has no timers; there is no client to go quiet there either.
+  if (typeof socket?.setTimeout !== 'function' || request.raw.readableEnded) return () => {};
+  const onIdle = () => {
+    request.log.info({ idleMs: ms }, 'upload stalled; connection closed');
+    socket.destroy();
+  };
+  socket.setTimeout(ms, onIdle);
+  return () => {
+    socket.off('timeout', onIdle);
+    socket.setTimeout(0);
+  };
+}
+
+/**
  * Receives the multipart request into a fresh private spool, runs `use` with it and always removes
- * the spool afterwards (success, refusal or crash alike).
+ * the spool afterwards (success, refusal or crash alike). At most `maxSpools` at once per process:
+ * one more is answered 503 `busy` before a byte of its body is read.
  */
 export async function withSpooledUpload<T>(
   request: FastifyRequest,
@@ -232,16 +255,28 @@ export async function withSpooledUpload<T>(
   if (!request.isMultipart()) {
     throw new ApiProblem('bad-request', { status: 415, detail: PROBLEM_MESSAGES.validation });
   }
-  const dir = await mkdtemp(join(tmpdir(), 'wbs-upload-'));
+  const { settings, spools } = request.server.uploads;
+  if (spools.active >= settings.maxSpools) {
+    throw new ApiProblem('busy', { retryAfter: 5, cause: 'upload spool cap reached' });
+  }
+  spools.active += 1;
+  const stopWatching = watchIdleBody(request, settings.idleTimeoutMs);
+  let dir: string | null = null;
   try {
-    const upload = await receive(request, rule, dir).catch((error: unknown) => {
-      // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
-      // is wrong with the gateway, so it is a refused request, not an internal error for ops.
-      if (request.raw.destroyed || request.raw.readableAborted) {
-        throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
-      }
-      throw error;
-    });
+    dir = await mkdtemp(spoolPrefix());
+    const upload = await receive(request, rule, dir)
+      .finally(stopWatching)
+      .catch((error: unknown) => {
+        // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
+        // is wrong with the gateway, so it is a refused request, not an internal error for ops.
+        // (A request whose body was read to its end is `destroyed` too: Node auto-destroys it after
+        // 'end', so that alone does not mean a hang-up; a refusal such as 413 keeps its own answer.)
+        if (error instanceof ApiProblem) throw error;
+        if (request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded)) {
+          throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
+        }
+        throw error;
+      });
     return await use(upload);
   } finally {
     // A failure while parts were still arriving leaves the rest of the body unread: discard it, so the
@@ -250,6 +285,7 @@ export async function withSpooledUpload<T>(
       request.raw.unpipe();
       request.raw.resume();
     }
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
+    spools.active -= 1;
   }
 }

@@ -165,7 +165,7 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
           request,
           { scope: 'case', namespace, key, fingerprint },
           async () => {
-            const scrubbed = await scrubFiles(upload.files, request.log);
+            const scrubbed = await scrubFiles(request, upload.files);
             const { data, messages } = await postLegacyMultipart(request, {
               name: `WBSCase.create.${filer}`,
               path: LEGACY_PATHS[filer],

@@ -83,7 +83,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
         if (companyStaff && lineId !== null && lineId !== fixedLine) {
           throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
         }
-        const files = (await scrubFiles(upload.files, request.log)).map((file) => ({
+        const files = (await scrubFiles(request, upload.files)).map((file) => ({
           field: 'Attachment',
           file,
         }));

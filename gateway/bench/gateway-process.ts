@@ -1,0 +1,98 @@
+/**
+ * The gateway as a child process for benchmarks (`node src/server.ts`, on a free loopback port), so
+ * its CPU and memory are its own and not the load generator's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+
+const gatewayDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+export async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: number }> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
+    try {
+      const res = await request(`${url}/healthz`);
+      await res.body.dump();
+      if (res.statusCode === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('gateway did not start within 30 s');
+}
+
+/** Starts a gateway in front of `legacyApiUrl` with extra settings; resolves once it answers. */
+export async function startGateway(
+  legacyApiUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['src/server.ts'], {
+    cwd: gatewayDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LEGACY_API_URL: legacyApiUrl,
+      LEGACY_TIMEOUT_MS: '120000',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      SESSION_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'error',
+      REDIS_URL: '',
+      ...env,
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(url, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { url, child, stop: () => child.kill('SIGTERM') };
+}
+
+/** The text fields of a complete anonymous guest report. */
+export const BENCH_GUEST_FIELDS: Record<string, string> = {
+  anonymous: 'true',
+  reporterType: '1',
+  email: 'bench@example.com',
+  phone: '+628123',
+  communicationTypes: '0',
+  communicationTime: 'Pagi',
+  categoryId: '1',
+  what: 'Bench',
+  where: 'Bench',
+  when: 'Bench',
+  perpetrator: 'Bench',
+  directorate: 'Bench',
+  division: 'Bench',
+  how: 'Bench',
+  allegedlyInvolved: '[]',
+  password: 'Bench#2026!',
+  confirmPassword: 'Bench#2026!',
+};

@@ -1,0 +1,242 @@
+/**
+ * The scrubbing itself, run inside a worker thread of the scrub pool (scrub.ts): never on the main
+ * thread, so a file that is slow, huge or hostile costs one worker (which the pool can terminate)
+ * and never the event loop that answers everyone else. Plain code only: Node loads this file itself
+ * (type stripping), without the project's test or build transforms.
+ * - JPEG, PNG, GIF: re-encoded by sharp (libvips), which writes no EXIF/GPS, XMP, IPTC, comments,
+ *   embedded thumbnails or data trailing the image; the EXIF orientation is applied to the pixels
+ *   first so the picture still shows upright.
+ * - PDF: pdf-lib keeps only the objects reachable from the document catalog (an earlier revision's
+ *   Info dictionary, also one inside a compressed object stream, is unreachable once the trailer no
+ *   longer names it), clears every Info-like dictionary that is still reachable, drops every XMP
+ *   metadata stream, `/PieceInfo` and the trailer `/ID`, and rewrites the file without its history.
+ * - DOCX, XLSX, PPTX: the zip is rewritten with docProps/core.xml, app.xml and custom.xml emptied
+ *   and every entry's timestamp set to one fixed date. Every stream error (an entry inflating to more
+ *   or fewer bytes than it declares, a truncated entry, an unknown compression method) rejects the
+ *   task instead of escaping as an unhandled 'error' event.
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isMainThread, type MessagePort } from 'node:worker_threads';
+import {
+  ParseSpeeds,
+  PDFArray,
+  type PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  type PDFObject,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+} from 'pdf-lib';
+import sharp from 'sharp';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+
+export type ScrubTask = {
+  kind: 'image' | 'pdf' | 'office';
+  detected: string;
+  path: string;
+  out: string;
+  /** Told when the work begins (the pool's time limit starts then). */
+  started?: MessagePort;
+};
+
+/** 50 megapixels covers phone cameras (12–50 MP) and keeps a decoded image around 200 MB at worst. */
+const MAX_IMAGE_PIXELS = 50_000_000;
+const MAX_ZIP_ENTRIES = 10_000;
+/** Office files are mostly already-compressed images: 200 MB inflated is far beyond any real one. */
+const MAX_ZIP_UNCOMPRESSED = 200 * 1024 * 1024;
+/** DOS timestamps carry local time: one fixed date for every entry tells nothing about the author. */
+const FIXED_ZIP_DATE = new Date(1980, 0, 1, 0, 0, 0);
+
+sharp.cache(false);
+sharp.concurrency(1);
+// pdf-lib reports every damaged object with console.log/warn: in a worker that would reach the
+// gateway's stdout as unstructured lines between the JSON logs. The task's outcome is what counts.
+if (!isMainThread) {
+  console.log = () => {};
+  console.warn = () => {};
+}
+
+async function scrubImage(task: ScrubTask): Promise<void> {
+  const input = sharp(task.path, {
+    limitInputPixels: MAX_IMAGE_PIXELS,
+    failOn: 'error',
+    animated: task.detected === 'gif',
+  });
+  if (task.detected === 'jpg') {
+    // Quality 92 without chroma subsampling keeps evidence legible (text in photos of documents).
+    await input.autoOrient().jpeg({ quality: 92, chromaSubsampling: '4:4:4' }).toFile(task.out);
+  } else if (task.detected === 'png') {
+    await input.autoOrient().png({ compressionLevel: 9 }).toFile(task.out);
+  } else {
+    await input.gif().toFile(task.out);
+  }
+}
+
+/** Keys only a document information dictionary carries together (outline items have a Title too). */
+const INFO_KEYS = ['Author', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Keywords', 'Trapped'].map(
+  (key) => PDFName.of(key),
+);
+const TYPE = PDFName.of('Type');
+const SUBTYPE = PDFName.of('Subtype');
+const METADATA = PDFName.of('Metadata');
+const PIECE_INFO = PDFName.of('PieceInfo');
+
+function dictOf(object: PDFObject | undefined): PDFDict | null {
+  if (object instanceof PDFDict) return object;
+  if (object instanceof PDFStream) return object.dict;
+  return null;
+}
+
+/** Every object reachable from the trailer's Root (and Encrypt), iteratively (no recursion depth). */
+function reachableRefs(context: PDFContext): Set<PDFRef> {
+  const seen = new Set<PDFRef>();
+  const stack: PDFObject[] = [];
+  for (const key of ['Root', 'Encrypt'] as const) {
+    const value = context.trailerInfo[key];
+    if (value) stack.push(value);
+  }
+  while (stack.length > 0) {
+    const object = stack.pop();
+    if (object instanceof PDFRef) {
+      if (seen.has(object)) continue;
+      seen.add(object);
+      stack.push(context.lookup(object) as PDFObject);
+    } else if (object instanceof PDFArray) {
+      for (let i = 0; i < object.size(); i++) stack.push(object.get(i));
+    } else {
+      const dict = dictOf(object);
+      if (dict) for (const value of dict.values()) stack.push(value);
+    }
+  }
+  return seen;
+}
+
+async function scrubPdf(task: ScrubTask): Promise<void> {
+  const doc = await PDFDocument.load(await readFile(task.path), {
+    // pdf-lib would otherwise write its own Producer and fresh dates into a new Info dictionary.
+    updateMetadata: false,
+    throwOnInvalidObject: false,
+    // pdf-lib yields to the event loop every 100 objects by default; a worker has nobody to yield to
+    // (on the main thread, the benchmark's baseline, it keeps yielding as it always did).
+    parseSpeed: isMainThread ? ParseSpeeds.Slow : ParseSpeeds.Fastest,
+  });
+  const { context } = doc;
+  context.trailerInfo.Info = undefined;
+  context.trailerInfo.ID = undefined;
+  const reachable = reachableRefs(context);
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (!reachable.has(ref)) {
+      context.delete(ref);
+      continue;
+    }
+    const dict = dictOf(object);
+    if (!dict) continue;
+    if (object instanceof PDFRawStream && dict.get(TYPE) === METADATA) {
+      context.delete(ref);
+      continue;
+    }
+    dict.delete(METADATA);
+    dict.delete(PIECE_INFO);
+    if (!dict.has(TYPE) && !dict.has(SUBTYPE) && INFO_KEYS.some((key) => dict.has(key))) {
+      for (const key of dict.keys()) dict.delete(key);
+    }
+  }
+  await writeFile(task.out, await doc.save({ updateFieldAppearances: false }), { mode: 0o600 });
+}
+
+const CORE_XML =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ' +
+  'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" ' +
+  'xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>';
+const APP_XML =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" ' +
+  'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"/>';
+const CUSTOM_XML =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" ' +
+  'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"/>';
+const OFFICE_METADATA: Record<string, string> = {
+  'docprops/core.xml': CORE_XML,
+  'docprops/app.xml': APP_XML,
+  'docprops/custom.xml': CUSTOM_XML,
+};
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, zip) =>
+      error ? reject(error) : resolve(zip),
+    );
+  });
+}
+
+async function scrubOffice(task: ScrubTask): Promise<void> {
+  const zip = await openZip(task.path);
+  // Any entry stream, the writer or the reader may fail asynchronously: all of them end here.
+  let fail: (error: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  // Read only through the race below; a failure after the race settled has nobody left to tell.
+  failed.catch(() => {});
+  zip.on('error', fail);
+  try {
+    if (zip.entryCount > MAX_ZIP_ENTRIES) throw new Error('too many zip entries');
+    const entries: yauzl.Entry[] = [];
+    let uncompressed = 0;
+    for await (const entry of zip.eachEntry()) {
+      uncompressed += entry.uncompressedSize;
+      if (uncompressed > MAX_ZIP_UNCOMPRESSED) throw new Error('zip expands too much');
+      entries.push(entry);
+    }
+    const writer = new yazl.ZipFile();
+    writer.on('error', fail);
+    const written = pipeline(writer.outputStream as Readable, createWriteStream(task.out, { mode: 0o600 }));
+    for (const entry of entries) {
+      const name = entry.fileName;
+      if (name.endsWith('/')) {
+        writer.addEmptyDirectory(name, { mtime: FIXED_ZIP_DATE });
+        continue;
+      }
+      const replacement = OFFICE_METADATA[name.toLowerCase()];
+      if (replacement !== undefined) {
+        writer.addBuffer(Buffer.from(replacement, 'utf8'), name, { mtime: FIXED_ZIP_DATE, compress: true });
+        continue;
+      }
+      writer.addReadStreamLazy(
+        name,
+        { mtime: FIXED_ZIP_DATE, compress: entry.compressionMethod !== 0, size: entry.uncompressedSize },
+        (done) =>
+          zip.openReadStream(entry, (error, stream) => {
+            if (error) return done(error, stream);
+            stream.on('error', fail);
+            done(null, stream);
+          }),
+      );
+    }
+    writer.end();
+    try {
+      await Promise.race([written, failed]);
+    } catch (error) {
+      (writer.outputStream as Readable).destroy();
+      throw error;
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+export default async function scrub(task: ScrubTask): Promise<void> {
+  task.started?.postMessage('started');
+  task.started?.close();
+  if (task.kind === 'image') await scrubImage(task);
+  else if (task.kind === 'pdf') await scrubPdf(task);
+  else await scrubOffice(task);
+}
