@@ -80,6 +80,8 @@ export const TEMPLATE_MESSAGES = {
   fileContentMismatch: 'Isi file {name} tidak sesuai dengan jenisnya',
   fileNotProcessable: 'Gambar {name} tidak dapat diproses; simpan ulang atau perkecil gambar lalu coba lagi',
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
+  retryInSeconds: 'Terlalu banyak percobaan, silakan coba lagi dalam {seconds} detik',
+  retryInHours: 'Terlalu banyak percobaan, silakan coba lagi dalam {hours} jam',
 } as const;
 
 export const UI_MESSAGES = {
