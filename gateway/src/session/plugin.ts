@@ -71,6 +71,11 @@ export type SessionManager = {
     user: User,
     legacyToken: string,
   ): Promise<void>;
+  /**
+   * Re-issues the request's cookie (same session id and end) with changed user claims, e.g. the new
+   * name after a profile save, so GET /session and the top bar show it at once.
+   */
+  refresh(request: FastifyRequest, reply: FastifyReply, changes: Partial<Pick<User, 'displayName'>>): void;
   /** Ends the request's session in the registry (every replica) and clears its cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
@@ -166,6 +171,16 @@ export const sessionPlugin = fp(
           ...cookieOptions(request, PWCHANGE_PATH),
           maxAge: Math.max(0, exp - now()),
         });
+      },
+      refresh(request, reply, changes) {
+        const session = request.session;
+        if (!session) return;
+        const user = { ...session.user, ...changes };
+        reply.setCookie(SESSION_COOKIE, sign(SESSION_AUD, session.id, user, session.auth.token, session.exp), {
+          ...cookieOptions(request, '/'),
+          maxAge: Math.max(0, session.exp - now()),
+        });
+        request.session = { ...session, user };
       },
       async end(request, reply) {
         const session = request.session;

@@ -143,6 +143,32 @@ describe.each([
   });
 });
 
+describe('session data after a profile save', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ LEGACY_TIMEOUT_MS: '3000' });
+  });
+  afterAll(async () => t.close());
+
+  it('GET /session shows the new name at once, in the same session', async () => {
+    const cookie = await as(t, 'pelapor');
+    const save = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/profile',
+      headers: browser(cookie),
+      payload: { fullName: 'Nama Baru Pelapor', hideIdentity: false },
+    });
+    expect(save.statusCode).toBe(200);
+    const renewed = setCookies(save).find((c) => c.startsWith('wbs_session='))!;
+    const next = renewed.split(';')[0]!;
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: next } });
+    expect(me.json().user).toMatchObject({ username: 'pelapor', displayName: 'Nama Baru Pelapor' });
+    // Same session: signing out with the renewed cookie ends the original one too.
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/session', headers: browser(next) });
+    expect(await who(t, cookie)).toBeNull();
+  });
+});
+
 describe('session registry shared by two replicas (Redis)', () => {
   const namespace = `test-replicas-${randomUUID()}`;
   let a: TestApp;

@@ -48,7 +48,7 @@ export default async function profileRoutes(app: FastifyInstance) {
         response: { 200: messageReply },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const { messages } = await request.legacy.call({
         name: 'WhistleblowerMaster.update',
         method: 'PUT',
@@ -60,6 +60,8 @@ export default async function profileRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
+      // The top bar reads the name from the session: it shows the new one at the next GET /session.
+      app.sessions.refresh(request, reply, { displayName: request.body.fullName });
       return { message: messages[0] ?? '' };
     },
   );
