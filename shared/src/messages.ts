@@ -92,6 +92,8 @@ export const UI_MESSAGES = {
   loadingHint: 'Mohon jangan menutup halaman ini',
   loggingOut: 'Proses Logout',
   loggedOut: 'Berhasil Keluar',
+  /** The legacy's own sign-in message (spec §4: shown about 3 s). */
+  loginSucceeded: 'Login berhasil',
   notFoundData: 'Data Tidak Ditemukan',
   missingEntity: 'Data tidak ditemukan',
   choosePartnerCompany: 'Silahkan Pilih Perusahaan',

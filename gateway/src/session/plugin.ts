@@ -176,10 +176,14 @@ export const sessionPlugin = fp(
         const session = request.session;
         if (!session) return;
         const user = { ...session.user, ...changes };
-        reply.setCookie(SESSION_COOKIE, sign(SESSION_AUD, session.id, user, session.auth.token, session.exp), {
-          ...cookieOptions(request, '/'),
-          maxAge: Math.max(0, session.exp - now()),
-        });
+        reply.setCookie(
+          SESSION_COOKIE,
+          sign(SESSION_AUD, session.id, user, session.auth.token, session.exp),
+          {
+            ...cookieOptions(request, '/'),
+            maxAge: Math.max(0, session.exp - now()),
+          },
+        );
         request.session = { ...session, user };
       },
       async end(request, reply) {

@@ -45,6 +45,8 @@ export class ApiError extends Error {
   readonly messages: string[];
   /** Field → message, from a `validation` problem. */
   readonly fieldErrors: Record<string, string>;
+  /** The app's 401 handler took this error (it announces the ended session once): screens stay quiet. */
+  handled = false;
 
   constructor(init: {
     status: number;
@@ -131,8 +133,10 @@ export type RequestOptions = {
 };
 
 function report401(error: ApiError, options: { authRedirect?: boolean }): void {
-  if (options.authRedirect === false) return;
-  if (error.status === 401 || error.type === 'password-change-required') unauthorizedHandler?.(error);
+  if (options.authRedirect === false || !unauthorizedHandler) return;
+  if (error.status !== 401 && error.type !== 'password-change-required') return;
+  error.handled = true;
+  unauthorizedHandler(error);
 }
 
 /** Fetches `path` (relative to /api/v1) and returns the parsed JSON reply (undefined for 204). */

@@ -1,4 +1,5 @@
 /** The signed-in user, from GET /api/v1/session through SWR (null for a guest). */
+import type { SessionStateReply } from '@wbs/shared/api/session';
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { ApiError, api } from './client.ts';
@@ -6,14 +7,40 @@ import type { User } from './types.ts';
 
 export const SESSION_KEY = '/session';
 
+/** Tab-scoped flag: a forced change of an initial password is pending (the gateway holds the ticket). */
+const FORCED_KEY = 'wbs.pwchange';
+export const forcedPasswordChange = {
+  get: (): boolean => {
+    try {
+      return sessionStorage.getItem(FORCED_KEY) === '1';
+    } catch {
+      return false;
+    }
+  },
+  set: (on: boolean) => {
+    try {
+      if (on) sessionStorage.setItem(FORCED_KEY, '1');
+      else sessionStorage.removeItem(FORCED_KEY);
+    } catch {
+      // storage unavailable: the flag only lives as long as the page
+    }
+  },
+};
+
+/** A signed-out visitor is an ordinary 200 reply (`user: null`), never a failed request. */
 export async function fetchSession(): Promise<User | null> {
+  let reply: SessionStateReply;
   try {
-    const reply = await api<{ user: User }>(SESSION_KEY, { authRedirect: false });
-    return reply?.user ?? null;
+    reply = await api<SessionStateReply>(SESSION_KEY, { authRedirect: false });
   } catch (error) {
+    // A proxy (or an older gateway) answering 401/403 means signed out as well.
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
+  const user = (reply?.user as User | null | undefined) ?? null;
+  // The gateway knows whether this browser holds a forced-change ticket (any tab, after a reload).
+  if (!user) forcedPasswordChange.set(Boolean(reply?.passwordChangeRequired));
+  return user;
 }
 
 export function useSession() {
