@@ -122,6 +122,18 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   unauthorizedHandler = handler;
 }
 
+/**
+ * Reports a session that ended without a 401 of its own (the session probe found nobody signed in
+ * while the app still showed a user): the same sign-out as a 401. False when no handler listens.
+ */
+export function reportSessionEnded(message: string): boolean {
+  if (!unauthorizedHandler) return false;
+  unauthorizedHandler(
+    new ApiError({ status: 401, type: 'unauthorized', severity: 'error', messages: [message] }),
+  );
+  return true;
+}
+
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A plain object is sent as JSON; FormData is sent as multipart. */

@@ -1,8 +1,9 @@
 /** The signed-in user, from GET /api/v1/session through SWR (null for a guest). */
 import type { SessionStateReply } from '@wbs/shared/api/session';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { ApiError, api } from './client.ts';
+import { ApiError, api, reportSessionEnded } from './client.ts';
 import type { User } from './types.ts';
 
 export const SESSION_KEY = '/session';
@@ -27,6 +28,9 @@ export const forcedPasswordChange = {
   },
 };
 
+/** The user the app shows now (kept by useSession): a probe finding nobody means the session ended. */
+let shown: User | null = null;
+
 /** A signed-out visitor is an ordinary 200 reply (`user: null`), never a failed request. */
 export async function fetchSession(): Promise<User | null> {
   let reply: SessionStateReply;
@@ -40,6 +44,9 @@ export async function fetchSession(): Promise<User | null> {
   const user = (reply?.user as User | null | undefined) ?? null;
   // The gateway knows whether this browser holds a forced-change ticket (any tab, after a reload).
   if (!user) forcedPasswordChange.set(Boolean(reply?.passwordChangeRequired));
+  // Ended elsewhere (sign-out in another tab, password changed, account reset): announced like a 401,
+  // which also clears the cached user; until then the screen keeps it.
+  if (!user && shown && reportSessionEnded(PROBLEM_MESSAGES.unauthorized)) return shown;
   return user;
 }
 
@@ -50,6 +57,7 @@ export function useSession() {
   });
   // When the gateway cannot be reached the app behaves as for a guest rather than spinning forever.
   const user = data ?? null;
+  if (data !== undefined) shown = data;
   return { user, loading: isLoading && data === undefined && !error, error, mutate };
 }
 
