@@ -21,6 +21,7 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SignInSettings } from '../config.ts';
 import { ApiProblem } from '../errors.ts';
 
 export type AttemptRule = {
@@ -139,17 +140,18 @@ export function backoff(app: FastifyInstance, rule: BackoffRule): Backoff {
   };
 }
 
-export type SignInRule = {
-  name: string;
-  freeFailures: number;
-  delayBaseSeconds: number;
-  delayMaxSeconds: number;
-  /** Failures of one username (from anywhere) in the window after which unknown devices are spaced. */
-  ceilingPerUsername: number;
-  ceilingSpacingSeconds: number;
-  maxFailuresPerClient: number;
-  windowSeconds: number;
-};
+export type SignInRule = { name: string } & SignInSettings;
+
+/** The sign-in back-off (free failures, then doubling waits), also used by other password checks. */
+export function passwordBackoff(app: FastifyInstance, name: string, settings: SignInSettings): Backoff {
+  return backoff(app, {
+    name,
+    free: settings.freeFailures,
+    baseSeconds: settings.delayBaseSeconds,
+    maxSeconds: settings.delayMaxSeconds,
+    memorySeconds: Math.max(settings.windowSeconds, settings.delayMaxSeconds * 2),
+  });
+}
 
 export type SignInGuard = {
   /** Throws 429 when this attempt must wait; `knownDevice`: the browser signed in as this user before. */
@@ -164,13 +166,7 @@ export type SignInGuard = {
 export function signInGuard(app: FastifyInstance, rule: SignInRule): SignInGuard {
   const key = hasher(app, rule.name);
   const windowMs = rule.windowSeconds * 1000;
-  const perUserAndClient = backoff(app, {
-    name: `${rule.name}-uc`,
-    free: rule.freeFailures,
-    baseSeconds: rule.delayBaseSeconds,
-    maxSeconds: rule.delayMaxSeconds,
-    memorySeconds: Math.max(rule.windowSeconds, rule.delayMaxSeconds * 2),
-  });
+  const perUserAndClient = passwordBackoff(app, `${rule.name}-uc`, rule);
   return {
     async begin(request, reply, username, knownDevice) {
       const client = clientKey(request);

@@ -7,7 +7,7 @@ import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyChangePassword, legacyForgotPassword, legacyLogin } from '../../legacy/auth.ts';
 import { audit } from '../../logging.ts';
-import { attemptLimiter, backoff } from '../../policies/attempt-limits.ts';
+import { attemptLimiter, passwordBackoff } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -18,14 +18,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
   const forgotAttempts = await attemptLimiter(app, { name: 'password-forgot', ...app.config.passwordForgot });
   // The current-password check is a password oracle for whoever holds a session (or a ticket):
   // the same back-off per user as sign-in per username + client.
-  const signIn = app.config.signIn;
-  const currentPasswordChecks = backoff(app, {
-    name: 'password-current',
-    free: signIn.freeFailures,
-    baseSeconds: signIn.delayBaseSeconds,
-    maxSeconds: signIn.delayMaxSeconds,
-    memorySeconds: Math.max(signIn.windowSeconds, signIn.delayMaxSeconds * 2),
-  });
+  const currentPasswordChecks = passwordBackoff(app, 'password-current', app.config.signIn);
 
   app.put<{ Body: v.InferOutput<typeof changePasswordRequest> }>(
     '/password',
