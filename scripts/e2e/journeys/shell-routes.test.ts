@@ -153,6 +153,46 @@ describe('the shell per user type', () => {
   }
 });
 
+describe('the top bar after a profile save', () => {
+  it('reads the name from the session data: a revalidation shows the new name without signing in again', async () => {
+    const actor = await journey.actor('pelapor-profile');
+    const { page } = actor;
+    await signIn(page, 'pelapor', 'Pelapor#2026!');
+    await page.waitForURL('**/admin/case');
+    await page.goto('/admin/profile');
+    const main = page.getByRole('main');
+    const name = main.getByLabel('Nama Pengguna');
+    await name.waitFor();
+    const original = await name.inputValue();
+    const renamed = 'Pelapor Berganti Nama';
+    await name.fill(renamed);
+    await main.getByRole('button', { name: 'Simpan', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Simpan Profil' })
+      .getByRole('button', { name: 'Simpan', exact: true })
+      .click();
+    await snackbar(page, /berhasil/i)
+      .first()
+      .waitFor();
+    // A revalidation of the session (here: a reload, as any GET /session) carries the new name.
+    await page.reload();
+    await page.getByRole('banner').getByText(renamed, { exact: true }).waitFor();
+    // Put the seed name back for the other journeys.
+    await name.fill(original);
+    await main.getByRole('button', { name: 'Simpan', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Simpan Profil' })
+      .getByRole('button', { name: 'Simpan', exact: true })
+      .click();
+    await snackbar(page, /berhasil/i)
+      .first()
+      .waitFor();
+    await page.reload();
+    await page.getByRole('banner').getByText(original, { exact: true }).waitFor();
+    actor.expectClean();
+  });
+});
+
 describe('a session that ends under the user', () => {
   it("shows 'Proses Logout' while signing out and 'Sesi Anda telah berakhir' once", async () => {
     const actor = await journey.actor('ended-session');
