@@ -45,7 +45,13 @@ export default async function passwordRoutes(app: FastifyInstance) {
         app.sessions.clearPasswordChange(request, reply);
         throw new ApiProblem('unauthorized');
       }
-      const attempt = await currentPasswordChecks.begin(request, reply, String(actor.user.id));
+      let attempt: Awaited<ReturnType<typeof currentPasswordChecks.begin>>;
+      try {
+        attempt = await currentPasswordChecks.begin(request, reply, String(actor.user.id));
+      } catch (error) {
+        if (!session) await app.sessions.restorePasswordChange(request); // waited, not used
+        throw error;
+      }
       let messages: string[];
       try {
         messages = await legacyChangePassword(request, actor.auth, request.body);
