@@ -86,8 +86,14 @@ const envSchema = v.object({
   TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
   TRACKING_WINDOW_SECONDS: intString('TRACKING_WINDOW_SECONDS', 900, 1, 86_400),
   TRACKING_FAILURE_FLOOR_MS: intString('TRACKING_FAILURE_FLOOR_MS', 1_000, 0, 30_000),
-  SIGNIN_MAX_PER_USERNAME: intString('SIGNIN_MAX_PER_USERNAME', 10, 1, 1_000),
-  SIGNIN_MAX_PER_CLIENT: intString('SIGNIN_MAX_PER_CLIENT', 30, 1, 100_000),
+  TRACKING_BACKOFF_BASE_SECONDS: intString('TRACKING_BACKOFF_BASE_SECONDS', 60, 1, 86_400),
+  TRACKING_BACKOFF_MAX_SECONDS: intString('TRACKING_BACKOFF_MAX_SECONDS', 86_400, 1, 30 * 86_400),
+  SIGNIN_FREE_FAILURES: intString('SIGNIN_FREE_FAILURES', 5, 1, 1_000),
+  SIGNIN_DELAY_BASE_SECONDS: intString('SIGNIN_DELAY_BASE_SECONDS', 2, 1, 3_600),
+  SIGNIN_DELAY_MAX_SECONDS: intString('SIGNIN_DELAY_MAX_SECONDS', 900, 1, 86_400),
+  SIGNIN_MAX_PER_USERNAME: intString('SIGNIN_MAX_PER_USERNAME', 30, 1, 100_000),
+  SIGNIN_CEILING_SPACING_SECONDS: intString('SIGNIN_CEILING_SPACING_SECONDS', 10, 1, 3_600),
+  SIGNIN_MAX_PER_CLIENT: intString('SIGNIN_MAX_PER_CLIENT', 100, 1, 100_000),
   SIGNIN_WINDOW_SECONDS: intString('SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
   CASE_SUBMISSIONS_MAX_PER_CLIENT: intString('CASE_SUBMISSIONS_MAX_PER_CLIENT', 10, 1, 100_000),
   CASE_SUBMISSIONS_MAX_GLOBAL: intString('CASE_SUBMISSIONS_MAX_GLOBAL', 300, 1, 1_000_000),
@@ -95,6 +101,9 @@ const envSchema = v.object({
   CASE_LOGS_MAX_PER_CLIENT: intString('CASE_LOGS_MAX_PER_CLIENT', 60, 1, 100_000),
   CASE_LOGS_MAX_GLOBAL: intString('CASE_LOGS_MAX_GLOBAL', 1_000, 1, 1_000_000),
   CASE_LOGS_WINDOW_SECONDS: intString('CASE_LOGS_WINDOW_SECONDS', 900, 1, 86_400),
+  SIGNIN_FAILURE_FLOOR_MS: intString('SIGNIN_FAILURE_FLOOR_MS', 250, 0, 30_000),
+  FORGOT_MAX_PER_EMAIL: intString('FORGOT_MAX_PER_EMAIL', 5, 1, 1_000),
+  FORGOT_MAX_PER_CLIENT: intString('FORGOT_MAX_PER_CLIENT', 30, 1, 100_000),
   RATE_LIMIT_NAMESPACE: v.pipe(
     v.optional(v.string(), 'limits'),
     v.transform((value) => value.trim() || 'limits'),
@@ -138,8 +147,10 @@ export type Config = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
   tracking: TrackingSettings;
-  /** Attempt limits of sign-in (per username) and forgot-password (per e-mail), and per client. */
-  signIn: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
+  /** Sign-in limits (docs/decisions.md, sign-in limits); the current-password check uses the back-off too. */
+  signIn: SignInSettings;
+  /** Forgot-password requests per e-mail and per client. */
+  passwordForgot: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
   /** Flood limits (per client and for everyone, per window) of POST /cases and POST /cases/{id}/logs. */
   caseSubmissions: FloodSettings;
   caseLogs: FloodSettings;
@@ -176,8 +187,27 @@ export type StoreSettings = {
 /** `<repo>/.data/store` (git-ignored), where `pnpm start` keeps the embedded database. */
 export const DEFAULT_STORE_DATA_DIR = fileURLToPath(new URL('../../.data/store', import.meta.url));
 
+export type SignInSettings = {
+  /** Failures per username + client before any wait; then waits of base, 2×base, … up to max. */
+  freeFailures: number;
+  delayBaseSeconds: number;
+  delayMaxSeconds: number;
+  /** Failures of one username from anywhere in the window, after which unknown browsers are spaced. */
+  ceilingPerUsername: number;
+  ceilingSpacingSeconds: number;
+  /** Failures of one client across usernames in the window. */
+  maxFailuresPerClient: number;
+  windowSeconds: number;
+  /** Every failed sign-in is answered no sooner than this (in multiples of it). */
+  failureFloorMs: number;
+};
+
 export type TrackingSettings = {
+  /** Failures per complaint number before the back-off starts. */
   maxPerNumber: number;
+  /** First wait once the free failures are used; doubles per failure up to `backoffMaxSeconds`. */
+  backoffBaseSeconds: number;
+  backoffMaxSeconds: number;
   maxPerClient: number;
   windowSeconds: number;
   /** Every failed lookup is answered no sooner than this (in multiples of it), so timing tells nothing. */
@@ -230,10 +260,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerClient: e.TRACKING_MAX_PER_CLIENT,
       windowSeconds: e.TRACKING_WINDOW_SECONDS,
       failureFloorMs: e.TRACKING_FAILURE_FLOOR_MS,
+      backoffBaseSeconds: e.TRACKING_BACKOFF_BASE_SECONDS,
+      backoffMaxSeconds: e.TRACKING_BACKOFF_MAX_SECONDS,
     },
     signIn: {
-      maxPerSubject: e.SIGNIN_MAX_PER_USERNAME,
-      maxPerClient: e.SIGNIN_MAX_PER_CLIENT,
+      freeFailures: e.SIGNIN_FREE_FAILURES,
+      delayBaseSeconds: e.SIGNIN_DELAY_BASE_SECONDS,
+      delayMaxSeconds: e.SIGNIN_DELAY_MAX_SECONDS,
+      ceilingPerUsername: e.SIGNIN_MAX_PER_USERNAME,
+      ceilingSpacingSeconds: e.SIGNIN_CEILING_SPACING_SECONDS,
+      maxFailuresPerClient: e.SIGNIN_MAX_PER_CLIENT,
+      windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+      failureFloorMs: e.SIGNIN_FAILURE_FLOOR_MS,
+    },
+    passwordForgot: {
+      maxPerSubject: e.FORGOT_MAX_PER_EMAIL,
+      maxPerClient: e.FORGOT_MAX_PER_CLIENT,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },
     caseSubmissions: {

@@ -1,13 +1,18 @@
 /**
  * The gateway's shared state between replicas. With `REDIS_URL` set, `app.redis` is an ioredis client
- * used by the state that must be the same on every replica (tracking attempt limits, idempotency
- * keys of case submissions); without it `app.redis` is null and that state lives in process memory,
- * which is right for a single gateway (the default `pnpm start`).
+ * used by the state that must be the same on every replica (session registry, attempt limits,
+ * idempotency keys of case submissions); without it `app.redis` is null and that state lives in
+ * process memory, which is right for a single gateway (the default `pnpm start`).
  *
- * Redis being briefly unreachable must not take reporter routes down with it, so commands fail fast
- * (no offline queue, bounded retries) and each user of the client decides how to degrade.
+ * `app.keyStore` is the small key-value store the session registry and the attempt limits use. Every
+ * write goes to process memory AND to Redis (when configured); reads answer from Redis. When Redis
+ * is briefly unreachable the memory copy answers instead (logged), so reporter routes and sign-in
+ * stay up and still limited; what this replica wrote during the outage is still known to it.
+ *
+ * Redis being unreachable must not take routes down with it, so commands fail fast (no offline
+ * queue, bounded retries).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -15,16 +20,198 @@ import type { Config } from './config.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     redis: Redis | null;
+    keyStore: KeyStore;
   }
 }
 
 /** Every key the gateway writes starts with this, so one Redis can serve other tenants too. */
 export const REDIS_PREFIX = 'wbs:gw:';
 
+/** A read that may have come from the memory copy because Redis did not answer. */
+export type Lookup = { value: string | null; fallback: boolean };
+
+export type KeyStore = {
+  /** Adds 1 and returns the new count; the key lives `ttlMs` from its first increment. */
+  incr(key: string, ttlMs: number): Promise<number>;
+  /** Takes 1 back (never below 0, never reviving an expired key). */
+  decr(key: string): Promise<void>;
+  /** Sets the key only when absent; true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  lookup(key: string): Promise<Lookup>;
+  /** Milliseconds the key still lives (0 when absent). */
+  ttl(key: string): Promise<number>;
+  /** Deletes keys; returns how many existed (from Redis when it answered). */
+  del(...keys: string[]): Promise<number>;
+  /** Adds a member to a set living at least `ttlMs`. */
+  addMember(key: string, member: string, ttlMs: number): Promise<void>;
+  /** Members of a set: Redis's and this replica's memory copy together. */
+  members(key: string): Promise<string[]>;
+};
+
+type Entry = { value: number | string | Set<string>; expiresAt: number };
+
+/** The in-process copy: expiry checked on access and swept once a minute. */
+export function memoryStore(): KeyStore & { sweep(): void } {
+  const entries = new Map<string, Entry>();
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (entry && entry.expiresAt <= Date.now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  return {
+    async incr(key, ttlMs) {
+      const entry = live(key);
+      const count = (typeof entry?.value === 'number' ? entry.value : 0) + 1;
+      entries.set(key, { value: count, expiresAt: entry?.expiresAt ?? Date.now() + ttlMs });
+      return count;
+    },
+    async decr(key) {
+      const entry = live(key);
+      if (entry && typeof entry.value === 'number') entry.value = Math.max(0, entry.value - 1);
+    },
+    async setIfAbsent(key, value, ttlMs) {
+      if (live(key)) return false;
+      entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+      return true;
+    },
+    async set(key, value, ttlMs) {
+      entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    },
+    async lookup(key) {
+      const value = live(key)?.value;
+      return { value: value === undefined || value instanceof Set ? null : String(value), fallback: false };
+    },
+    async ttl(key) {
+      const entry = live(key);
+      return entry ? Math.max(0, entry.expiresAt - Date.now()) : 0;
+    },
+    async del(...keys) {
+      let removed = 0;
+      for (const key of keys) if (live(key) && entries.delete(key)) removed++;
+      return removed;
+    },
+    async addMember(key, member, ttlMs) {
+      const entry = live(key);
+      const set = entry?.value instanceof Set ? entry.value : new Set<string>();
+      set.add(member);
+      entries.set(key, { value: set, expiresAt: Math.max(entry?.expiresAt ?? 0, Date.now() + ttlMs) });
+    },
+    async members(key) {
+      const value = live(key)?.value;
+      return value instanceof Set ? [...value] : [];
+    },
+    sweep() {
+      for (const key of entries.keys()) live(key);
+    },
+  };
+}
+
+// Scripts keep each counter step atomic across replicas (KEYS are prefixed by ioredis).
+const INCR_SCRIPT =
+  "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
+const DECR_SCRIPT =
+  "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then redis.call('DECR', KEYS[1]) end return 0";
+const ADD_MEMBER_SCRIPT =
+  "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+
+/** Memory always, Redis too when configured; Redis answers, memory stands in when Redis fails. */
+function layeredStore(
+  redis: Redis | null,
+  log: FastifyBaseLogger,
+  namespace: string,
+  memory: ReturnType<typeof memoryStore>,
+): KeyStore {
+  const k = (key: string) => `${namespace}:${key}`;
+  let warnedAt = 0;
+  const both = async <T>(local: () => Promise<T>, shared: ((r: Redis) => Promise<T>) | null): Promise<T> => {
+    const mine = await local();
+    if (!redis || !shared) return mine;
+    try {
+      return await shared(redis);
+    } catch (error) {
+      // One line per 10 s at most: an outage under load must not flood the log.
+      if (Date.now() - warnedAt > 10_000) {
+        warnedAt = Date.now();
+        log.warn(
+          { redisError: (error as NodeJS.ErrnoException).code ?? (error as Error).name },
+          'rate-limit store unavailable, counting in memory',
+        );
+      }
+      return mine;
+    }
+  };
+  return {
+    incr: (key, ttlMs) =>
+      both(
+        () => memory.incr(k(key), ttlMs),
+        async (r) => Number(await r.eval(INCR_SCRIPT, 1, k(key), String(Math.ceil(ttlMs)))),
+      ),
+    decr: (key) =>
+      both(
+        () => memory.decr(k(key)),
+        async (r) => {
+          await r.eval(DECR_SCRIPT, 1, k(key));
+        },
+      ),
+    setIfAbsent: (key, value, ttlMs) =>
+      both(
+        () => memory.setIfAbsent(k(key), value, ttlMs),
+        async (r) => (await r.set(k(key), value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK',
+      ),
+    set: (key, value, ttlMs) =>
+      both(
+        () => memory.set(k(key), value, ttlMs),
+        async (r) => {
+          await r.set(k(key), value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+        },
+      ),
+    lookup: (key) =>
+      both(
+        async () => ({ ...(await memory.lookup(k(key))), fallback: redis !== null }),
+        async (r) => ({ value: await r.get(k(key)), fallback: false }),
+      ),
+    ttl: (key) =>
+      both(
+        () => memory.ttl(k(key)),
+        async (r) => Math.max(0, await r.pttl(k(key))),
+      ),
+    del: (...keys) =>
+      both(
+        () => memory.del(...keys.map(k)),
+        (r) => r.del(...keys.map(k)),
+      ),
+    addMember: (key, member, ttlMs) =>
+      both(
+        () => memory.addMember(k(key), member, ttlMs),
+        async (r) => {
+          await r.eval(ADD_MEMBER_SCRIPT, 1, k(key), member, String(Math.ceil(ttlMs)));
+        },
+      ),
+    members: async (key) => {
+      const local = await memory.members(k(key));
+      const shared = await both(
+        async () => [] as string[],
+        (r) => r.smembers(k(key)),
+      );
+      return [...new Set([...local, ...shared])];
+    },
+  };
+}
+
 export const redisPlugin = fp(
-  async (app: FastifyInstance, opts: { config: Pick<Config, 'redisUrl'> }) => {
+  async (app: FastifyInstance, opts: { config: Pick<Config, 'redisUrl' | 'rateLimitNamespace'> }) => {
+    const memory = memoryStore();
+    const sweeper = setInterval(() => memory.sweep(), 60_000);
+    sweeper.unref();
+    app.addHook('onClose', async () => clearInterval(sweeper));
+    const namespace = opts.config.rateLimitNamespace;
     if (!opts.config.redisUrl) {
       app.decorate('redis', null);
+      app.decorate('keyStore', layeredStore(null, app.log, namespace, memory));
       return;
     }
     const redis = new Redis(opts.config.redisUrl, {
@@ -43,6 +230,7 @@ export const redisPlugin = fp(
       app.log.warn({ redisError: error.code ?? error.name }, 'redis not reachable at start-up');
     });
     app.decorate('redis', redis);
+    app.decorate('keyStore', layeredStore(redis, app.log, namespace, memory));
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

@@ -99,6 +99,8 @@ export const TEMPLATE_MESSAGES = {
   floodRetryInMinutes:
     'Terlalu banyak pengiriman dalam waktu singkat, silakan coba lagi dalam {minutes} menit',
   conversationFull: 'Percakapan laporan ini telah mencapai batas {limit} pesan',
+  retryInSeconds: 'Terlalu banyak percobaan, silakan coba lagi dalam {seconds} detik',
+  retryInHours: 'Terlalu banyak percobaan, silakan coba lagi dalam {hours} jam',
 } as const;
 
 export const UI_MESSAGES = {
@@ -109,6 +111,8 @@ export const UI_MESSAGES = {
   loadingHint: 'Mohon jangan menutup halaman ini',
   loggingOut: 'Proses Logout',
   loggedOut: 'Berhasil Keluar',
+  /** The legacy's own sign-in message (spec §4: shown about 3 s). */
+  loginSucceeded: 'Login berhasil',
   notFoundData: 'Data Tidak Ditemukan',
   missingEntity: 'Data tidak ditemukan',
   choosePartnerCompany: 'Silahkan Pilih Perusahaan',

@@ -2,11 +2,20 @@ import { act, cleanup, render } from '@testing-library/react';
 import { SWRConfig, useSWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthBridge } from './AuthBridge.tsx';
-import { api } from './api/client.ts';
+import { ApiError, api } from './api/client.ts';
 import { SESSION_KEY } from './api/session.ts';
 
 const notifyError = vi.fn();
 vi.mock('./ui/toaster.tsx', () => ({ notify: { error: (...args: unknown[]) => notifyError(...args) } }));
+const overlay = vi.fn();
+vi.mock('./ui/LoadingOverlay.tsx', () => {
+  const loading = {
+    show: (m?: string) => overlay('show', m),
+    hide: () => overlay('hide'),
+    progress: () => {},
+  };
+  return { useLoading: () => loading };
+});
 
 let cacheRef: Map<string, unknown> | null = null;
 function CacheProbe() {
@@ -18,6 +27,7 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   notifyError.mockReset();
+  overlay.mockReset();
 });
 
 function renderWithSession(user: unknown) {
@@ -47,18 +57,29 @@ const unauthorized = () =>
 describe('AuthBridge', () => {
   it('on a 401 of a signed-in call clears the session, returns to / and shows the message', async () => {
     window.history.pushState(null, '', '/admin/case');
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => unauthorized()),
-    );
+    const fetchMock = vi.fn(async () => unauthorized());
+    vi.stubGlobal('fetch', fetchMock);
     renderWithSession({ id: 1, userTypeId: 2 });
+    const failures: unknown[] = [];
     await act(async () => {
-      await api('/cases').catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 0));
+      // Several calls of one screen fail together: one sign-out, one message.
+      await Promise.all(
+        ['/cases', '/dashboard/summary', '/case-statuses'].map((p) => api(p).catch((e) => failures.push(e))),
+      );
+      await new Promise((r) => setTimeout(r, 10));
     });
     expect(window.location.pathname).toBe('/');
     expect((cacheRef?.get(SESSION_KEY) as { data?: unknown } | undefined)?.data ?? null).toBeNull();
+    expect(notifyError).toHaveBeenCalledTimes(1);
     expect(notifyError).toHaveBeenCalledWith(['Sesi Anda telah berakhir']);
+    // Spec §8: the overlay 'Proses Logout' while the server logout runs, then gone.
+    expect(overlay.mock.calls).toEqual([['show', 'Proses Logout'], ['hide']]);
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.filter(([url, init]) => url.endsWith('/session') && init.method === 'DELETE')).toHaveLength(
+      1,
+    );
+    // The screens' own handlers stay quiet about it (notify.problem skips handled errors).
+    expect(failures.every((e) => e instanceof ApiError && e.handled)).toBe(true);
   });
 
   it('ignores a 401 when nobody was signed in', async () => {

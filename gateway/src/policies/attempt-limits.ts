@@ -1,28 +1,34 @@
 /**
- * Attempt limits of the routes that can be guessed at: tracking (complaint number + password),
- * sign-in (username + password) and forgot-password (e-mail). Each counts attempts per subject (the
- * number, username or e-mail named in the request) and per client, with @fastify/rate-limit's
- * counters: in Redis when `app.redis` is set (every replica shares them), else in process memory.
+ * Limits of the routes that can be guessed at: sign-in (username + password), the current-password
+ * check of a password change, tracking (complaint number + password) and forgot-password (e-mail).
+ * Counters live in `app.keyStore` (redis.ts): in Redis when configured (shared by every replica and kept
+ * across restarts), else in process memory (a restart forgets them).
  *
- * - Every validated attempt counts, successful ones too, BEFORE the legacy is asked: counting is one
- *   atomic increment, so parallel guesses cannot slip past the limit.
- * - Keys are HMACs (keyed with the session secret, the same on every replica) of the subject and of
- *   the client address: neither is ever stored or logged in clear. The client address is used for
- *   nothing else.
- * - Redis unreachable: the in-memory counters take over (per replica), so the route stays up and is
- *   still limited.
+ * Three building blocks:
+ * - `attemptLimiter`: a fixed number of attempts per subject and per client in a window.
+ * - `backoff`: a growing wait per key after some free failures. Each attempt is counted BEFORE the
+ *   legacy is asked (one atomic increment, so parallel guesses cannot slip past) and a success takes
+ *   it back: only failures remain counted.
+ * - `signInGuard`: the sign-in design of docs/decisions.md (sign-in limits): back-off per username +
+ *   client, a ceiling of failures per username after which unknown devices get one attempt per few
+ *   seconds (slowed, never blocked; a browser that signed in as that user before is exempt), and a
+ *   cap of failures per client across usernames.
+ *
+ * Keys are HMACs (keyed with the session secret, the same on every replica) of the subject and of
+ * the client address: neither is ever stored or logged in clear.
  */
 import { createHmac } from 'node:crypto';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { SignInSettings } from '../config.ts';
 import { ApiProblem } from '../errors.ts';
 
 export type AttemptRule = {
   /** Names the counters (`{RATE_LIMIT_NAMESPACE}:{name}:…`) and the log lines. */
   name: string;
-  maxPerSubject: number;
+  /** Omitted: only the client is counted. */
+  maxPerSubject?: number;
   maxPerClient: number;
   windowSeconds: number;
 };
@@ -32,82 +38,173 @@ export type AttemptLimiter = {
   consume(request: FastifyRequest, reply: FastifyReply, subject: string): Promise<void>;
 };
 
-type Check = ReturnType<FastifyInstance['createRateLimit']>;
-type Counters = { perClient: Check; perSubject: Check };
+export type BackoffRule = {
+  name: string;
+  /** Failures allowed before any wait. */
+  free: number;
+  /** Wait after the first failure beyond the free ones; doubles with each further failure. */
+  baseSeconds: number;
+  maxSeconds: number;
+  /** How long failures are remembered after the first one. */
+  memorySeconds: number;
+};
 
-const subjects = new WeakMap<FastifyRequest, string>();
+/** One counted attempt: `succeeded()` takes it back and clears the back-off; `cancel()` only uncounts it. */
+export type Attempt = { succeeded(): Promise<void>; cancel(): Promise<void> };
 
-/** Counters in their own encapsulated context: one @fastify/rate-limit store each. */
-async function countersIn(
-  app: FastifyInstance,
-  rule: AttemptRule,
-  keyOf: (kind: string, value: string) => string,
-  redis: Redis | null,
-): Promise<Counters> {
-  let counters: Counters | undefined;
-  await app.register(async (scope) => {
-    await scope.register(rateLimit, {
-      global: false,
-      skipOnError: false,
-      ...(redis ? { redis, nameSpace: `${app.config.rateLimitNamespace}:${rule.name}:` } : {}),
-    });
-    const timeWindow = rule.windowSeconds * 1000;
-    counters = {
-      perClient: scope.createRateLimit({
-        max: rule.maxPerClient,
-        timeWindow,
-        keyGenerator: (request) => keyOf('client', normalizeIP(request.ip)),
-      }),
-      perSubject: scope.createRateLimit({
-        max: rule.maxPerSubject,
-        timeWindow,
-        keyGenerator: (request) => keyOf('subject', subjects.get(request) ?? ''),
-      }),
-    };
-  });
-  if (!counters) throw new Error(`${rule.name} limits were not created`);
-  return counters;
+export type Backoff = {
+  begin(request: FastifyRequest, reply: FastifyReply, key: string): Promise<Attempt>;
+};
+
+/** The refusal every limit answers: 429 `rate-limited`, Retry-After and an Indonesian wait. */
+export function rateLimited(reply: FastifyReply, waitMs: number): ApiProblem {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  reply.header('retry-after', String(seconds));
+  const detail =
+    seconds < 60
+      ? format(TEMPLATE_MESSAGES.retryInSeconds, { seconds })
+      : seconds <= 2 * 3600
+        ? format(TEMPLATE_MESSAGES.retryInMinutes, { minutes: Math.ceil(seconds / 60) })
+        : format(TEMPLATE_MESSAGES.retryInHours, { hours: Math.ceil(seconds / 3600) });
+  return new ApiProblem('rate-limited', { detail });
+}
+
+/** Waits until `floorMs` (or the next multiple of it) has passed since `started`: equal-time failures. */
+export async function padFailure(started: number, floorMs: number): Promise<void> {
+  if (floorMs <= 0) return;
+  const elapsed = performance.now() - started;
+  const target = Math.max(1, Math.ceil(elapsed / floorMs)) * floorMs;
+  await sleep(Math.max(0, target - elapsed));
+}
+
+function hasher(app: FastifyInstance, name: string) {
+  const secret = app.config.sessionSecret;
+  return (kind: string, value: string) =>
+    `${name}:${kind}:${createHmac('sha256', secret).update(`${name}:${kind}:${value}`).digest('base64url').slice(0, 32)}`;
+}
+
+/** The client address as a limit key: IPv6 clients are counted per /64 (one host holds a whole /64). */
+export function clientKey(request: FastifyRequest): string {
+  const ip = request.ip.startsWith('::ffff:') ? request.ip.slice(7) : request.ip;
+  if (!ip.includes(':')) return ip;
+  return ip.split(':').slice(0, 4).join(':');
 }
 
 export async function attemptLimiter(app: FastifyInstance, rule: AttemptRule): Promise<AttemptLimiter> {
-  const secret = app.config.sessionSecret;
-  const keyOf = (kind: string, value: string) =>
-    `${kind}:${createHmac('sha256', secret).update(`${rule.name}:${kind}:${value}`).digest('base64url').slice(0, 32)}`;
-  const memory = await countersIn(app, rule, keyOf, null);
-  const shared = app.redis ? await countersIn(app, rule, keyOf, app.redis) : null;
-
-  const refuse = (reply: FastifyReply, seconds: number) => {
-    const retryAfter = Math.max(1, seconds);
-    reply.header('retry-after', String(retryAfter));
-    return new ApiProblem('rate-limited', {
-      detail: format(TEMPLATE_MESSAGES.retryInMinutes, { minutes: Math.max(1, Math.ceil(retryAfter / 60)) }),
-    });
-  };
-
-  const count = async (request: FastifyRequest, check: keyof Counters) => {
-    if (shared) {
-      try {
-        return await shared[check](request);
-      } catch {
-        request.log.warn(
-          { limiter: rule.name, store: 'redis' },
-          'rate-limit store unavailable, counting in memory',
-        );
-      }
-    }
-    return memory[check](request);
-  };
-
+  const key = hasher(app, rule.name);
+  const windowMs = rule.windowSeconds * 1000;
   return {
     async consume(request, reply, subject) {
-      subjects.set(request, subject);
-      for (const check of ['perClient', 'perSubject'] as const) {
-        const result = await count(request, check);
-        if (!result.isAllowed && result.isExceeded) {
-          request.log.info({ limiter: rule.name, limit: check }, 'attempt limit reached');
-          throw refuse(reply, result.ttlInSeconds);
+      const checks = [{ limit: 'perClient', key: key('client', clientKey(request)), max: rule.maxPerClient }];
+      if (rule.maxPerSubject !== undefined) {
+        checks.push({ limit: 'perSubject', key: key('subject', subject), max: rule.maxPerSubject });
+      }
+      for (const check of checks) {
+        const count = await app.keyStore.incr(check.key, windowMs);
+        if (count > check.max) {
+          request.log.info({ limiter: rule.name, limit: check.limit }, 'attempt limit reached');
+          throw rateLimited(reply, (await app.keyStore.ttl(check.key)) || windowMs);
         }
       }
+    },
+  };
+}
+
+export function backoff(app: FastifyInstance, rule: BackoffRule): Backoff {
+  const key = hasher(app, rule.name);
+  const delayMs = (beyond: number) =>
+    Math.min(rule.maxSeconds, rule.baseSeconds * 2 ** Math.min(beyond - 1, 30)) * 1000;
+  return {
+    async begin(request, reply, subject) {
+      const countKey = key('n', subject);
+      const slotKey = key('slot', subject);
+      const count = await app.keyStore.incr(countKey, rule.memorySeconds * 1000);
+      // The last free attempt leaves a slot behind that the next one must wait out; each later attempt
+      // takes the slot (atomically, so parallel guesses cannot share it) and leaves a longer one.
+      const wait = delayMs(count - rule.free + 1);
+      if (count === rule.free) await app.keyStore.set(slotKey, '1', wait);
+      if (count > rule.free && !(await app.keyStore.setIfAbsent(slotKey, '1', wait))) {
+        await app.keyStore.decr(countKey);
+        request.log.info({ limiter: rule.name, failures: count - 1 }, 'attempt limit reached');
+        throw rateLimited(reply, await app.keyStore.ttl(slotKey));
+      }
+      return {
+        async succeeded() {
+          await app.keyStore.del(countKey, slotKey);
+        },
+        async cancel() {
+          await app.keyStore.decr(countKey);
+        },
+      };
+    },
+  };
+}
+
+export type SignInRule = { name: string } & SignInSettings;
+
+/** The sign-in back-off (free failures, then doubling waits), also used by other password checks. */
+export function passwordBackoff(app: FastifyInstance, name: string, settings: SignInSettings): Backoff {
+  return backoff(app, {
+    name,
+    free: settings.freeFailures,
+    baseSeconds: settings.delayBaseSeconds,
+    maxSeconds: settings.delayMaxSeconds,
+    memorySeconds: Math.max(settings.windowSeconds, settings.delayMaxSeconds * 2),
+  });
+}
+
+export type SignInGuard = {
+  /** Throws 429 when this attempt must wait; `knownDevice`: the browser signed in as this user before. */
+  begin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    username: string,
+    knownDevice: boolean,
+  ): Promise<Attempt>;
+};
+
+export function signInGuard(app: FastifyInstance, rule: SignInRule): SignInGuard {
+  const key = hasher(app, rule.name);
+  const windowMs = rule.windowSeconds * 1000;
+  const perUserAndClient = passwordBackoff(app, `${rule.name}-uc`, rule);
+  return {
+    async begin(request, reply, username, knownDevice) {
+      const client = clientKey(request);
+      const clientCount = key('client', client);
+      const userCount = key('user', username);
+      const refused = (limit: string) =>
+        request.log.info({ limiter: rule.name, limit }, 'attempt limit reached');
+
+      if ((await app.keyStore.incr(clientCount, windowMs)) > rule.maxFailuresPerClient) {
+        await app.keyStore.decr(clientCount);
+        refused('perClient');
+        throw rateLimited(reply, (await app.keyStore.ttl(clientCount)) || windowMs);
+      }
+      let pair: Attempt;
+      try {
+        pair = await perUserAndClient.begin(request, reply, `${username}\u0000${client}`);
+      } catch (error) {
+        await app.keyStore.decr(clientCount);
+        throw error;
+      }
+      const failures = await app.keyStore.incr(userCount, windowMs);
+      if (failures > rule.ceilingPerUsername && !knownDevice) {
+        const slot = key('user-slot', username);
+        if (!(await app.keyStore.setIfAbsent(slot, '1', rule.ceilingSpacingSeconds * 1000))) {
+          await Promise.all([app.keyStore.decr(userCount), app.keyStore.decr(clientCount), pair.cancel()]);
+          refused('perUsername');
+          throw rateLimited(reply, await app.keyStore.ttl(slot));
+        }
+      }
+      const undo = () => Promise.all([app.keyStore.decr(userCount), app.keyStore.decr(clientCount)]);
+      return {
+        async succeeded() {
+          await Promise.all([undo(), pair.succeeded()]);
+        },
+        async cancel() {
+          await Promise.all([undo(), pair.cancel()]);
+        },
+      };
     },
   };
 }

@@ -1,11 +1,15 @@
 /**
  * Cookie sessions. `wbs_session` holds a gateway-signed JWT (HS256, @fastify/jwt) with the user's
  * claims and, sealed with AES-256-GCM, the legacy bearer token and e-mail: the legacy token never
- * reaches the browser in readable form. `wbs_pwchange` (10 min, path /api/v1/password) is the
- * single-purpose ticket of the forced password change.
+ * reaches the browser in readable form. `wbs_pwchange` (10 min, path /api/v1) is the single-use,
+ * single-purpose ticket of the forced password change (only PUT /api/v1/password accepts it; GET
+ * /api/v1/session only reports that one is held).
  *
- * A tampered, expired or foreign-signed cookie is never trusted: the request is treated as signed out
- * and the cookie is cleared in the reply (so a route needing a session answers 401).
+ * Every cookie names a session id (`sid`) that must be live in the session registry
+ * (./registry.ts): the gateway can end a session for good, on every replica.
+ *
+ * A tampered, expired, foreign-signed or ended cookie is never trusted: the request is treated as
+ * signed out and the cookie is cleared in the reply (so a route needing a session answers 401).
  */
 import cookie from '@fastify/cookie';
 import jwt from '@fastify/jwt';
@@ -14,44 +18,82 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { LegacyAuth } from '../legacy/client.ts';
+import { type SessionRegistry, sessionRegistry } from './registry.ts';
 import { seal, unseal, unverifiedExp } from './seal.ts';
 
 export const SESSION_COOKIE = 'wbs_session';
 export const PWCHANGE_COOKIE = 'wbs_pwchange';
-export const PWCHANGE_PATH = '/api/v1/password';
+/** The ticket reaches the whole API so GET /session can tell the web app a change is pending. */
+export const PWCHANGE_PATH = '/api/v1';
 export const PWCHANGE_TTL_SECONDS = 600;
 const SESSION_AUD = 'wbs-session';
 const PWCHANGE_AUD = 'wbs-pwchange';
 
 /** Claims of the user kept in the cookie (everything of `User` except the sealed e-mail). */
 type UserClaims = Omit<User, 'email'>;
-type Claims = { aud: string; sub: string; u: UserClaims; box: string; exp: number; iat?: number };
+type Claims = {
+  aud: string;
+  sub: string;
+  sid: string;
+  u: UserClaims;
+  box: string;
+  exp: number;
+  iat?: number;
+};
 type Sealed = { t: string; e: string | null };
 
-export type Session = { user: User; auth: LegacyAuth; exp: number };
+export type Session = { id: string; user: User; auth: LegacyAuth; exp: number };
 
 declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
-    /** Set only when a valid `wbs_pwchange` cookie came with a request to /api/v1/password. */
+    /** Set only when a valid `wbs_pwchange` cookie came with a request to a `passwordChange` route. */
     passwordChange: Session | null;
+    /** A well-signed `wbs_pwchange` cookie came along (whether or not its route accepts it). */
+    holdsPasswordChangeTicket: boolean;
   }
   interface FastifyInstance {
     sessions: SessionManager;
   }
 }
 
+type CookieOptions = { httpOnly: true; sameSite: 'strict'; secure: boolean; path: string };
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export type SessionManager = {
   /** Sets `wbs_session` for a legacy sign-in; the cookie ends no later than the legacy token. */
-  start(request: FastifyRequest, reply: FastifyReply, user: User, legacyToken: string): Session;
-  /** Sets `wbs_pwchange` (initial password): 10 minutes, path /api/v1/password only. */
-  startPasswordChange(request: FastifyRequest, reply: FastifyReply, user: User, legacyToken: string): void;
+  start(request: FastifyRequest, reply: FastifyReply, user: User, legacyToken: string): Promise<Session>;
+  /** Sets `wbs_pwchange` (initial password): 10 minutes, single use. */
+  startPasswordChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    legacyToken: string,
+  ): Promise<void>;
+  /**
+   * Re-issues the request's cookie (same session id and end) with changed user claims, e.g. the new
+   * name after a profile save, so GET /session and the top bar show it at once.
+   */
+  refresh(request: FastifyRequest, reply: FastifyReply, changes: Partial<Pick<User, 'displayName'>>): void;
+  /** Ends the request's session in the registry (every replica) and clears its cookie. */
+  end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Ends every session of a user whose account changed under it (password reset, removal, a new role
+   * or line): the user signs in again and gets claims that match. A missing id does nothing.
+   */
+  endUser(request: FastifyRequest, userId: number | null | undefined, reason: string): Promise<void>;
   clear(request: FastifyRequest, reply: FastifyReply): void;
   clearPasswordChange(request: FastifyRequest, reply: FastifyReply): void;
+  /** Uses up the request's ticket; false when it was used already (replay) or never valid. */
+  claimPasswordChange(request: FastifyRequest): Promise<boolean>;
+  /** Gives the ticket back after a refused attempt (e.g. a wrong current password). */
+  restorePasswordChange(request: FastifyRequest): Promise<void>;
   /** Reads a cookie value as a session of the given kind (null when invalid). */
   read(token: string, kind: 'session' | 'pwchange'): Session | null;
+  /** httpOnly, SameSite=Strict, Secure unless plain-http localhost (or as COOKIE_SECURE says). */
+  cookieOptions(request: FastifyRequest, path: string): CookieOptions;
+  registry: SessionRegistry;
 };
 
 export const sessionPlugin = fp(
@@ -70,15 +112,21 @@ export const sessionPlugin = fp(
       if (config.cookieSecure === 'false') return false;
       return !(request.protocol === 'http' && LOCAL_HOSTS.has(request.hostname));
     };
-    const cookieOptions = (request: FastifyRequest, path: string) =>
-      ({ httpOnly: true, sameSite: 'strict', secure: secureFor(request), path }) as const;
+    const cookieOptions = (request: FastifyRequest, path: string): CookieOptions => ({
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: secureFor(request),
+      path,
+    });
 
-    const sign = (aud: string, user: User, token: string, exp: number): string => {
+    const sign = (aud: string, sid: string, user: User, token: string, exp: number): string => {
       const sealed: Sealed = { t: token, e: user.email };
       const { email: _email, ...u } = user;
-      const claims: Claims = { aud, sub: String(user.id), u, box: seal(key, JSON.stringify(sealed)), exp };
+      const box = seal(key, JSON.stringify(sealed));
+      const claims: Claims = { aud, sub: String(user.id), sid, u, box, exp };
       return app.jwt.sign(claims);
     };
+    const registry = sessionRegistry(() => app.keyStore, app.log, config.sessionMaxAgeSeconds);
 
     const read = (token: string, kind: 'session' | 'pwchange'): Session | null => {
       let claims: Claims;
@@ -90,35 +138,71 @@ export const sessionPlugin = fp(
         return null;
       }
       if (!claims?.u || typeof claims.box !== 'string' || typeof claims.exp !== 'number') return null;
+      if (typeof claims.sid !== 'string' || claims.sid === '') return null;
       const opened = unseal(key, claims.box);
       if (opened === null) return null;
       const sealed = JSON.parse(opened) as Sealed;
       const user: User = { ...claims.u, email: sealed.e };
-      return { user, auth: { token: sealed.t, userId: user.id }, exp: claims.exp };
+      return { id: claims.sid, user, auth: { token: sealed.t, userId: user.id }, exp: claims.exp };
     };
 
     const now = () => Math.floor(Date.now() / 1000);
 
     const manager: SessionManager = {
-      start(request, reply, user, legacyToken) {
+      async start(request, reply, user, legacyToken) {
         const legacyExp = unverifiedExp(legacyToken);
         const exp = Math.min(now() + config.sessionMaxAgeSeconds, legacyExp ?? Number.POSITIVE_INFINITY);
-        const value = sign(SESSION_AUD, user, legacyToken, exp);
-        reply.setCookie(SESSION_COOKIE, value, {
+        const id = registry.newId();
+        await registry.add(id, user.id, exp);
+        reply.setCookie(SESSION_COOKIE, sign(SESSION_AUD, id, user, legacyToken, exp), {
           ...cookieOptions(request, '/'),
           maxAge: Math.max(0, exp - now()),
         });
-        const session: Session = { user, auth: { token: legacyToken, userId: user.id }, exp };
+        const session: Session = { id, user, auth: { token: legacyToken, userId: user.id }, exp };
         request.session = session;
         return session;
       },
-      startPasswordChange(request, reply, user, legacyToken) {
+      async startPasswordChange(request, reply, user, legacyToken) {
         const legacyExp = unverifiedExp(legacyToken);
         const exp = Math.min(now() + PWCHANGE_TTL_SECONDS, legacyExp ?? Number.POSITIVE_INFINITY);
-        reply.setCookie(PWCHANGE_COOKIE, sign(PWCHANGE_AUD, user, legacyToken, exp), {
+        const id = registry.newId();
+        await registry.addTicket(id, user.id, exp);
+        reply.setCookie(PWCHANGE_COOKIE, sign(PWCHANGE_AUD, id, user, legacyToken, exp), {
           ...cookieOptions(request, PWCHANGE_PATH),
           maxAge: Math.max(0, exp - now()),
         });
+      },
+      refresh(request, reply, changes) {
+        const session = request.session;
+        if (!session) return;
+        const user = { ...session.user, ...changes };
+        reply.setCookie(
+          SESSION_COOKIE,
+          sign(SESSION_AUD, session.id, user, session.auth.token, session.exp),
+          {
+            ...cookieOptions(request, '/'),
+            maxAge: Math.max(0, session.exp - now()),
+          },
+        );
+        request.session = { ...session, user };
+      },
+      async end(request, reply) {
+        const session = request.session;
+        if (session) await registry.end(session.id, session.exp);
+        manager.clear(request, reply);
+      },
+      async endUser(request, userId, reason) {
+        if (!userId) return;
+        const ended = await registry.endUser(userId);
+        request.log.info({ targetUserId: userId, reason, ended }, 'sessions ended');
+      },
+      async claimPasswordChange(request) {
+        const ticket = request.passwordChange;
+        return ticket !== null && (await registry.claimTicket(ticket.id));
+      },
+      async restorePasswordChange(request) {
+        const ticket = request.passwordChange;
+        if (ticket && ticket.exp > now()) await registry.addTicket(ticket.id, ticket.user.id, ticket.exp);
       },
       clear(request, reply) {
         reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
@@ -129,32 +213,44 @@ export const sessionPlugin = fp(
         request.passwordChange = null;
       },
       read,
+      cookieOptions,
+      registry,
     };
 
     app.decorate('sessions', manager);
     app.decorateRequest('session', null);
     app.decorateRequest('passwordChange', null);
+    app.decorateRequest('holdsPasswordChangeTicket', false);
     app.decorateReply('clearSessionCookies', undefined);
 
     app.addHook('onRequest', async (request, reply) => {
       reply.clearSessionCookies = () => {
+        // The legacy no longer accepts the token: the session is over here too (best effort).
+        const session = request.session;
+        if (session) registry.end(session.id, session.exp).catch(() => undefined);
         manager.clear(request, reply);
         if (request.cookies[PWCHANGE_COOKIE] !== undefined) manager.clearPasswordChange(request, reply);
       };
       const value = request.cookies[SESSION_COOKIE];
       if (value !== undefined) {
         const session = read(value, 'session');
-        if (session) request.session = session;
+        if (session && (await registry.isLive(session.id, session.user.id))) request.session = session;
         else {
-          request.log.info({ reason: 'invalid session cookie' }, 'session refused');
+          request.log.info(
+            { reason: session ? 'ended session' : 'invalid session cookie' },
+            'session refused',
+          );
           manager.clear(request, reply);
         }
       }
       const ticket = request.cookies[PWCHANGE_COOKIE];
-      if (ticket !== undefined && request.routeOptions.config.passwordChange) {
+      if (ticket !== undefined) {
         const session = read(ticket, 'pwchange');
-        if (session) request.passwordChange = session;
-        else manager.clearPasswordChange(request, reply);
+        if (!session) manager.clearPasswordChange(request, reply);
+        else {
+          request.holdsPasswordChangeTicket = true;
+          if (request.routeOptions.config.passwordChange) request.passwordChange = session;
+        }
       }
     });
   },

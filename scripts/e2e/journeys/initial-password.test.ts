@@ -23,8 +23,16 @@ describe('first sign-in with an initial password', () => {
     await page.waitForURL('**/user/changepassword');
     const form = page.getByRole('main');
     await form.getByRole('heading', { name: 'Ubah Kata Sandi' }).waitFor();
-    // No session starts while the initial password is in use.
-    expect((await page.request.get('/api/v1/session')).status()).toBe(401);
+    // No session starts while the initial password is in use; the probe says a change is pending.
+    const probe = await page.request.get('/api/v1/session');
+    expect(await probe.json()).toEqual({ user: null, passwordChangeRequired: true });
+    // Spec §2: any /admin route leads to the change screen, in this tab and in a new one.
+    await page.goto('/admin/case');
+    await page.waitForURL('**/user/changepassword');
+    const tab = await analyst.context.newPage();
+    await tab.goto('/admin/dashboard');
+    await tab.waitForURL('**/user/changepassword');
+    await tab.close();
 
     // Section 5: minimum 8 characters, and the confirmation must match.
     await form.getByLabel('Kata sandi lama').fill(INITIAL_PASSWORD);

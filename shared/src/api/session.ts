@@ -3,7 +3,14 @@ import * as v from 'valibot';
 import { loginSchema } from '../forms.ts';
 import { nullableNumber, nullableString } from './common.ts';
 
-export const loginRequest = loginSchema;
+/**
+ * `deviceToken`: what the last successful sign-in in this browser answered (kept in local storage).
+ * It exempts the browser from the slowing a username under attack gets (docs/decisions.md).
+ */
+export const loginRequest = v.object({
+  ...loginSchema.entries,
+  deviceToken: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+});
 
 /** The signed-in user as the browser sees it (never the legacy token). */
 export const userSchema = v.object({
@@ -25,7 +32,19 @@ export type User = v.InferOutput<typeof userSchema>;
 export const sessionReply = v.object({ user: userSchema });
 export type SessionReply = v.InferOutput<typeof sessionReply>;
 
+/**
+ * GET /session: who is signed in. A signed-out visitor is an ordinary answer (`user: null`), not an
+ * error; `passwordChangeRequired` says a forced change of an initial password is pending.
+ */
+export const sessionStateReply = v.object({
+  user: v.nullable(userSchema),
+  passwordChangeRequired: v.boolean(),
+});
+export type SessionStateReply = v.InferOutput<typeof sessionStateReply>;
+
 export const passwordChangeRequiredReply = v.object({ passwordChangeRequired: v.literal(true) });
 
-export const loginReply = v.union([sessionReply, passwordChangeRequiredReply]);
+export const signedInReply = v.object({ user: userSchema, deviceToken: v.optional(v.string()) });
+
+export const loginReply = v.union([signedInReply, passwordChangeRequiredReply]);
 export type LoginReply = v.InferOutput<typeof loginReply>;

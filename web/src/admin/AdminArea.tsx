@@ -1,6 +1,6 @@
 import { ADMIN_ROUTES, can, targetAfterLogin } from '@wbs/shared';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { useSession } from '../api/session.ts';
+import { forcedPasswordChange, useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
 import { DashboardPage } from '../dashboard/DashboardPage.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
@@ -23,7 +23,9 @@ export default function AdminArea() {
   const { user, loading } = useSession();
   const [location] = useLocation(); // relative to /admin
   if (loading) return <PageSpinner />;
-  if (!user) return <Redirect to="~/auth/login" replace />;
+  // Spec §2: a user whose initial password must change is sent from /admin to the change screen.
+  if (!user)
+    return <Redirect to={forcedPasswordChange.get() ? '~/user/changepassword' : '~/auth/login'} replace />;
   const full = `/admin${location === '/' ? '' : location}`;
   const target = targetAfterLogin(user.userTypeId);
   const allowed = [...COMMON, ...ADMIN_ROUTES[user.userTypeId]];

@@ -1,44 +1,64 @@
 import { UI_MESSAGES } from '@wbs/shared/messages';
+import { useCallback } from 'react';
 import { useLocation } from 'wouter';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { api } from './client.ts';
-import { useClearSession } from './session.ts';
+import { forcedPasswordChange, useClearSession } from './session.ts';
 
-/** Memory-only flag: the last sign-in answered passwordChangeRequired (forced change mode). */
-const FORCED_KEY = 'wbs.pwchange';
-export const forcedPasswordChange = {
-  get: (): boolean => {
+export { forcedPasswordChange };
+
+/**
+ * The device token of the last successful sign-in in this browser (gateway: a username under attack
+ * is slowed for unknown browsers only). Local storage, so signing out (Clear-Site-Data "cookies")
+ * keeps it; it grants nothing else.
+ */
+const DEVICE_KEY = 'wbs.device';
+export const deviceToken = {
+  get: (): string | undefined => {
     try {
-      return sessionStorage.getItem(FORCED_KEY) === '1';
+      return localStorage.getItem(DEVICE_KEY) ?? undefined;
     } catch {
-      return false;
+      return undefined;
     }
   },
-  set: (on: boolean) => {
+  set: (token: string | undefined) => {
     try {
-      if (on) sessionStorage.setItem(FORCED_KEY, '1');
-      else sessionStorage.removeItem(FORCED_KEY);
+      if (token) localStorage.setItem(DEVICE_KEY, token);
     } catch {
-      // storage unavailable: the flag only lives as long as the page
+      // storage unavailable: this browser is simply not remembered
     }
   },
 };
 
-/** Sign-out: DELETE /session, and always clear local state, 'Berhasil Keluar', back to /. */
-export function useLogout() {
+/**
+ * Ends the session on the gateway (DELETE /session, failures ignored: the local state goes
+ * regardless) and clears every cached reply.
+ */
+export function useEndSession() {
   const clear = useClearSession();
+  return useCallback(async () => {
+    try {
+      await api('/session', { method: 'DELETE', authRedirect: false });
+    } catch {
+      // the gateway clears the cookie even when the legacy logout fails
+    } finally {
+      forcedPasswordChange.set(false);
+      await clear();
+    }
+  }, [clear]);
+}
+
+/** Sign-out: overlay 'Proses Logout', end the session, 'Berhasil Keluar', back to /. */
+export function useLogout() {
+  const endSession = useEndSession();
   const loading = useLoading();
   const [, navigate] = useLocation();
   return async () => {
     loading.show(UI_MESSAGES.loggingOut);
     try {
-      await api('/session', { method: 'DELETE', authRedirect: false });
-    } catch {
-      // the gateway clears the cookie even when the legacy logout fails; local state goes regardless
+      await endSession();
     } finally {
-      forcedPasswordChange.set(false);
-      await clear();
       loading.hide();
       notify.success(UI_MESSAGES.loggedOut);
       navigate('~/'); // absolute: also called from inside the /admin nest

@@ -45,6 +45,8 @@ export class ApiError extends Error {
   readonly messages: string[];
   /** Field → message, from a `validation` problem. */
   readonly fieldErrors: Record<string, string>;
+  /** The app's 401 handler took this error (it announces the ended session once): screens stay quiet. */
+  handled = false;
 
   constructor(init: {
     status: number;
@@ -120,6 +122,18 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   unauthorizedHandler = handler;
 }
 
+/**
+ * Reports a session that ended without a 401 of its own (the session probe found nobody signed in
+ * while the app still showed a user): the same sign-out as a 401. False when no handler listens.
+ */
+export function reportSessionEnded(message: string): boolean {
+  if (!unauthorizedHandler) return false;
+  unauthorizedHandler(
+    new ApiError({ status: 401, type: 'unauthorized', severity: 'error', messages: [message] }),
+  );
+  return true;
+}
+
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A plain object is sent as JSON; FormData is sent as multipart. */
@@ -131,8 +145,10 @@ export type RequestOptions = {
 };
 
 function report401(error: ApiError, options: { authRedirect?: boolean }): void {
-  if (options.authRedirect === false) return;
-  if (error.status === 401 || error.type === 'password-change-required') unauthorizedHandler?.(error);
+  if (options.authRedirect === false || !unauthorizedHandler) return;
+  if (error.status !== 401 && error.type !== 'password-change-required') return;
+  error.handled = true;
+  unauthorizedHandler(error);
 }
 
 /** Fetches `path` (relative to /api/v1) and returns the parsed JSON reply (undefined for 204). */

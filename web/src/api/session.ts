@@ -1,19 +1,53 @@
 /** The signed-in user, from GET /api/v1/session through SWR (null for a guest). */
+import type { SessionStateReply } from '@wbs/shared/api/session';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { ApiError, api } from './client.ts';
+import { ApiError, api, reportSessionEnded } from './client.ts';
 import type { User } from './types.ts';
 
 export const SESSION_KEY = '/session';
 
+/** Tab-scoped flag: a forced change of an initial password is pending (the gateway holds the ticket). */
+const FORCED_KEY = 'wbs.pwchange';
+export const forcedPasswordChange = {
+  get: (): boolean => {
+    try {
+      return sessionStorage.getItem(FORCED_KEY) === '1';
+    } catch {
+      return false;
+    }
+  },
+  set: (on: boolean) => {
+    try {
+      if (on) sessionStorage.setItem(FORCED_KEY, '1');
+      else sessionStorage.removeItem(FORCED_KEY);
+    } catch {
+      // storage unavailable: the flag only lives as long as the page
+    }
+  },
+};
+
+/** The user the app shows now (kept by useSession): a probe finding nobody means the session ended. */
+let shown: User | null = null;
+
+/** A signed-out visitor is an ordinary 200 reply (`user: null`), never a failed request. */
 export async function fetchSession(): Promise<User | null> {
+  let reply: SessionStateReply;
   try {
-    const reply = await api<{ user: User }>(SESSION_KEY, { authRedirect: false });
-    return reply?.user ?? null;
+    reply = await api<SessionStateReply>(SESSION_KEY, { authRedirect: false });
   } catch (error) {
+    // A proxy (or an older gateway) answering 401/403 means signed out as well.
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
+  const user = (reply?.user as User | null | undefined) ?? null;
+  // The gateway knows whether this browser holds a forced-change ticket (any tab, after a reload).
+  if (!user) forcedPasswordChange.set(Boolean(reply?.passwordChangeRequired));
+  // Ended elsewhere (sign-out in another tab, password changed, account reset): announced like a 401,
+  // which also clears the cached user; until then the screen keeps it.
+  if (!user && shown && reportSessionEnded(PROBLEM_MESSAGES.unauthorized)) return shown;
+  return user;
 }
 
 export function useSession() {
@@ -23,6 +57,7 @@ export function useSession() {
   });
   // When the gateway cannot be reached the app behaves as for a guest rather than spinning forever.
   const user = data ?? null;
+  if (data !== undefined) shown = data;
   return { user, loading: isLoading && data === undefined && !error, error, mutate };
 }
 

@@ -20,4 +20,4 @@ export const subjectOf = (user: User | null | undefined): Subject =>
 export type Items<T> = { items: T[] };
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
-export type LoginReply = { user: User } | { passwordChangeRequired: true };
+export type LoginReply = { user: User; deviceToken?: string } | { passwordChangeRequired: true };

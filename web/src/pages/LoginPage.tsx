@@ -1,8 +1,8 @@
 import { Button, Link as ChakraLink, Input, Stack } from '@chakra-ui/react';
-import { loginSchema, PROBLEM_MESSAGES, targetAfterLogin } from '@wbs/shared';
+import { loginSchema, PROBLEM_MESSAGES, targetAfterLogin, UI_MESSAGES } from '@wbs/shared';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { forcedPasswordChange } from '../api/auth.ts';
+import { deviceToken, forcedPasswordChange } from '../api/auth.ts';
 import { ApiError, api } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
 import type { LoginReply } from '../api/types.ts';
@@ -27,9 +27,9 @@ export default function LoginPage() {
     if (!result.ok) return;
     setBusy(true);
     try {
-      const reply = await api<LoginReply & { message?: string }>('/session', {
+      const reply = await api<LoginReply>('/session', {
         method: 'POST',
-        body: result.value,
+        body: { ...result.value, deviceToken: deviceToken.get() },
         authRedirect: false,
       });
       if ('passwordChangeRequired' in reply && reply.passwordChangeRequired) {
@@ -40,8 +40,10 @@ export default function LoginPage() {
       }
       if ('user' in reply) {
         forcedPasswordChange.set(false);
+        deviceToken.set(reply.deviceToken);
         await mutate(reply.user, { revalidate: false });
-        if (reply.message) notify.success(reply.message);
+        // Spec §4: the success message (the legacy's 'Login berhasil'), shown about 3 s.
+        notify.success(UI_MESSAGES.loginSucceeded);
         navigate(targetAfterLogin(reply.user.userTypeId));
       }
     } catch (error) {

@@ -12,10 +12,13 @@ export function PublicLayout({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
+  // Buat Laporan only for those spec §2's Laporkan rule sends to the wizard (guests, types 2 and 3,
+  // privileged 4 and 5): for everyone else it would lead elsewhere.
+  const canFile = reportButtonTarget(subjectOf(user)) === '/case/create';
   const items: NavItem[] = [
     { label: 'Beranda', to: '/' },
     { label: 'Pantau Laporan', to: '/admin/checkcase' },
-    { label: 'Buat Laporan', to: reportButtonTarget(subjectOf(user)) },
+    ...(canFile ? [{ label: 'Buat Laporan', to: '/case/create' }] : []),
   ];
   const account: NavItem = user
     ? { label: 'Dashboard', to: targetAfterLogin(user.userTypeId) }

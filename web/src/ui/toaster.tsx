@@ -68,6 +68,7 @@ export const notify = {
   info: (text: string | string[]) => show('info', text),
   /** An ApiError as a warning or error snackbar by its severity (messages joined, no duplicates). */
   problem: (error: unknown) => {
+    if (error instanceof ApiError && error.handled) return; // announced once by AuthBridge
     if (error instanceof ApiError) show(error.severity === 'warning' ? 'warning' : 'error', error.messages);
     else if (error instanceof Error) show('error', error.message);
   },

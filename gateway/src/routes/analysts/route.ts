@@ -138,6 +138,17 @@ export default async function analystRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
+      // A new role or line changes what the user may do: their sessions end (claims would be stale).
+      if (
+        roleId !== analyst.companyStaffWbsUser?.wbsUserRole ||
+        caseLineId !== analyst.companyStaffCaseLineId
+      ) {
+        await request.server.sessions.endUser(
+          request,
+          analyst.companyStaffWbsUser?.wbsUserId,
+          'role-or-line-changed',
+        );
+      }
       return { message: messages[0] ?? '' };
     },
   );
@@ -162,6 +173,11 @@ export default async function analystRoutes(app: FastifyInstance) {
         json: { companyStaffId: analyst.companyStaffId, companyId: ownCompanyId(request) },
         data: ignored,
       });
+      await request.server.sessions.endUser(
+        request,
+        analyst.companyStaffWbsUser?.wbsUserId,
+        'account-removed',
+      );
       return { message: messages[0] ?? '' };
     },
   );
@@ -183,6 +199,7 @@ export default async function analystRoutes(app: FastifyInstance) {
       const userId = analyst.companyStaffWbsUser?.wbsUserId;
       if (!userId) throw outOfScope(request, 'analyst', request.params.id);
       const messages = await legacyResetPassword(request, userId);
+      await request.server.sessions.endUser(request, userId, 'password-reset');
       audit(request, 'password-reset', { resource: 'analyst', resourceId: analyst.companyStaffId });
       return { message: messages[0] ?? '' };
     },

@@ -137,6 +137,14 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
+      // A new role or line changes what the user may do: their sessions end (claims would be stale).
+      if (roleId !== staff.partnerStaffWbsUser?.wbsUserRole) {
+        await request.server.sessions.endUser(
+          request,
+          staff.partnerStaffWbsUser?.wbsUserId,
+          'role-or-line-changed',
+        );
+      }
       return { message: messages[0] ?? '' };
     },
   );
@@ -161,6 +169,7 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
         json: { partnerStaffId: staff.partnerStaffId, partnerId: ownPartnerId(request) },
         data: ignored,
       });
+      await request.server.sessions.endUser(request, staff.partnerStaffWbsUser?.wbsUserId, 'account-removed');
       return { message: messages[0] ?? '' };
     },
   );
@@ -182,6 +191,7 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
       const userId = staff.partnerStaffWbsUser?.wbsUserId;
       if (!userId) throw outOfScope(request, 'partner-staff', request.params.id);
       const messages = await legacyResetPassword(request, userId);
+      await request.server.sessions.endUser(request, userId, 'password-reset');
       audit(request, 'password-reset', { resource: 'partner-staff', resourceId: staff.partnerStaffId });
       return { message: messages[0] ?? '' };
     },

@@ -7,7 +7,7 @@ import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyChangePassword, legacyForgotPassword, legacyLogin } from '../../legacy/auth.ts';
 import { audit } from '../../logging.ts';
-import { attemptLimiter } from '../../policies/attempt-limits.ts';
+import { attemptLimiter, passwordBackoff } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -15,7 +15,10 @@ const tags = ['password'];
 
 export default async function passwordRoutes(app: FastifyInstance) {
   // Each request may send a reset mail: limited per e-mail and per client, like sign-in.
-  const forgotAttempts = await attemptLimiter(app, { name: 'password-forgot', ...app.config.signIn });
+  const forgotAttempts = await attemptLimiter(app, { name: 'password-forgot', ...app.config.passwordForgot });
+  // The current-password check is a password oracle for whoever holds a session (or a ticket):
+  // the same back-off per user as sign-in per username + client.
+  const currentPasswordChecks = passwordBackoff(app, 'password-current', app.config.signIn);
 
   app.put<{ Body: v.InferOutput<typeof changePasswordRequest> }>(
     '/password',
@@ -24,8 +27,9 @@ export default async function passwordRoutes(app: FastifyInstance) {
       schema: routeSchema({
         summary: 'Ubah kata sandi',
         description:
-          'With a session: changes the password. With the `wbs_pwchange` ticket (initial password): changes it, ' +
-          'signs in again with the new password and sets `wbs_session`.',
+          'With a session: changes the password and ends every OTHER session of the user. With the single-use ' +
+          '`wbs_pwchange` ticket (initial password): changes it, signs in again with the new password and sets ' +
+          '`wbs_session`. Wrong current passwords are slowed per user (429 `rate-limited` with `retry-after`).',
         tags,
         body: changePasswordRequest,
         response: { 200: changePasswordReply },
@@ -36,17 +40,46 @@ export default async function passwordRoutes(app: FastifyInstance) {
       const ticket = request.passwordChange;
       const actor = session ?? ticket;
       if (!actor) throw new ApiProblem('unauthorized');
-      const messages = await legacyChangePassword(request, actor.auth, request.body);
+      // A ticket is good for one change: a replay (or a parallel second try) finds it used.
+      if (!session && !(await app.sessions.claimPasswordChange(request))) {
+        app.sessions.clearPasswordChange(request, reply);
+        throw new ApiProblem('unauthorized');
+      }
+      let attempt: Awaited<ReturnType<typeof currentPasswordChecks.begin>>;
+      try {
+        attempt = await currentPasswordChecks.begin(request, reply, String(actor.user.id));
+      } catch (error) {
+        if (!session) await app.sessions.restorePasswordChange(request); // waited, not used
+        throw error;
+      }
+      let messages: string[];
+      try {
+        messages = await legacyChangePassword(request, actor.auth, request.body);
+      } catch (error) {
+        const refused =
+          error instanceof ApiProblem && ['legacy-error', 'legacy-warning'].includes(error.type);
+        if (!refused) await attempt.cancel();
+        // A refused change (wrong current password) may be tried again with the same ticket.
+        if (!session && error instanceof ApiProblem && error.type !== 'unauthorized') {
+          await app.sessions.restorePasswordChange(request);
+        }
+        throw error;
+      }
+      await attempt.succeeded();
       const message = messages[0] ?? '';
       audit(request, 'password-changed', { userId: actor.user.id, forced: !session });
-      if (session) return { message, user: session.user };
+      if (session) {
+        await app.sessions.registry.endUser(session.user.id, session.id);
+        return { message, user: session.user };
+      }
 
       // Forced change: sign in again with the new password, then drop the ticket.
       app.sessions.clearPasswordChange(request, reply);
       const login = await legacyLogin(request, actor.user.username, request.body.newPassword);
       const user = presentUser(login.user);
       if (login.user.wbsUserInitPassword === 1) throw new ApiProblem('password-change-required');
-      app.sessions.start(request, reply, user, login.token);
+      await app.sessions.registry.endUser(user.id);
+      await app.sessions.start(request, reply, user, login.token);
       audit(request, 'sign-in');
       return { message, user };
     },

@@ -63,13 +63,8 @@ export default async function profileRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
-      // The top bar shows the session's name: re-issue the session with the saved one, so it changes
-      // at once instead of at the next sign-in.
-      const session = request.session;
-      if (session) {
-        const user = { ...session.user, displayName: request.body.fullName };
-        app.sessions.start(request, reply, user, session.auth.token);
-      }
+      // The top bar reads the name from the session: it shows the new one at the next GET /session.
+      app.sessions.refresh(request, reply, { displayName: request.body.fullName });
       return { message: messages[0] ?? '' };
     },
   );

@@ -42,7 +42,11 @@ describe('POST /api/v1/session', () => {
       const body = res.json();
       expect(body.user.userTypeId).toBe(type);
       expect(body.user.username).toBe(account.username);
-      expect(JSON.stringify(body)).not.toMatch(/token/i);
+      expect(JSON.stringify(body.user)).not.toMatch(/token/i);
+      // The device token names nothing but HMACs of usernames (never the legacy token).
+      const device = JSON.parse(Buffer.from(body.deviceToken.split('.')[1], 'base64url').toString());
+      expect(Object.keys(device).sort()).toEqual(['aud', 'exp', 'iat', 'k']);
+      expect(JSON.stringify(device)).not.toContain(account.username);
       const cookie = setCookies(res).find((c) => c.startsWith('wbs_session='))!;
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; SameSite=Strict/);
@@ -111,10 +115,10 @@ describe('GET /api/v1/session', () => {
     });
   });
 
-  it('answers 401 when signed out', async () => {
+  it('answers a signed-out visitor with 200 and no user (not an error)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/session' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().type).toBe('https://wbs.example/problems/unauthorized');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: null, passwordChangeRequired: false });
   });
 
   const refused = async (cookieValueText: string) => {
@@ -123,7 +127,8 @@ describe('GET /api/v1/session', () => {
       url: '/api/v1/session',
       headers: { cookie: `wbs_session=${cookieValueText}` },
     });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toBeNull();
     const cleared = setCookies(res).find((c) => c.startsWith('wbs_session='));
     expect(cleared).toMatch(/^wbs_session=;/);
     expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);

@@ -1,20 +1,29 @@
 /** Sign in, who am I, sign out. */
-import { loginReply, loginRequest, sessionReply } from '@wbs/shared/api/session';
+import { loginReply, loginRequest, sessionStateReply } from '@wbs/shared/api/session';
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import { legacyLogin, legacyLogout } from '../../legacy/auth.ts';
 import { audit } from '../../logging.ts';
-import { attemptLimiter } from '../../policies/attempt-limits.ts';
+import { padFailure, signInGuard } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
 import { routeSchema } from '../../schema.ts';
+import { knownDevices } from '../../session/known-device.ts';
 
 const tags = ['session'];
 
+/**
+ * What the browser is told to forget at sign-out: cached replies and every cookie of this origin.
+ * Not "storage": it holds the remembered company choice per user (spec §2) and the device token.
+ */
+const CLEAR_SITE_DATA = '"cache", "cookies"';
+
 export default async function sessionRoutes(app: FastifyInstance) {
-  // Staff accounts can read reporters' identities, and the legacy locks no account: guessing a
-  // password is limited here, per username and per client.
-  const signInAttempts = await attemptLimiter(app, { name: 'sign-in', ...app.config.signIn });
+  // Staff accounts can read reporters' identities, and the legacy locks no account: guessing is
+  // slowed here (docs/decisions.md, sign-in limits) without letting anyone lock a user out.
+  const settings = app.config.signIn;
+  const guard = signInGuard(app, { name: 'sign-in', ...settings });
+  const devices = knownDevices(app);
 
   app.post<{ Body: v.InferOutput<typeof loginRequest> }>(
     '/session',
@@ -24,46 +33,71 @@ export default async function sessionRoutes(app: FastifyInstance) {
         summary: 'Masuk (sign in)',
         description:
           'Sets the httpOnly cookie `wbs_session`. With an initial password no session starts: the reply is ' +
-          '`{ passwordChangeRequired: true }` and a 10-minute cookie `wbs_pwchange` valid only for PUT /api/v1/password. ' +
-          'Attempts are limited per username and per client (429 `rate-limited` with `retry-after`).',
+          '`{ passwordChangeRequired: true }` and a 10-minute single-use cookie `wbs_pwchange` accepted only by ' +
+          'PUT /api/v1/password. Only failures count: after a few failures per username and client each ' +
+          'attempt waits longer (429 `rate-limited` with `retry-after`); a username under attack from many ' +
+          'clients is slowed for unknown browsers. Every failure is answered after the same minimum time.',
         tags,
         body: loginRequest,
         response: { 200: loginReply },
       }),
     },
     async (request, reply) => {
-      const { username, password } = request.body;
+      const started = performance.now();
+      const { username, password, deviceToken } = request.body;
+      const subject = username.trim().toLowerCase();
+      let attempt: Awaited<ReturnType<typeof guard.begin>>;
       try {
-        await signInAttempts.consume(request, reply, username.trim().toLowerCase());
+        attempt = await guard.begin(request, reply, subject, devices.isKnown(deviceToken, subject));
       } catch (error) {
         audit(request, 'sign-in-failed', { reason: 'rate-limited' });
         throw error;
       }
-      const login = await legacyLogin(request, username, password);
+      let login: Awaited<ReturnType<typeof legacyLogin>>;
+      try {
+        login = await legacyLogin(request, username, password);
+      } catch (error) {
+        // A refusal stays counted and is answered in the same time whether or not the user exists;
+        // a legacy that is down is nobody's failed guess.
+        if (error instanceof ApiProblem && error.type === 'legacy-error') {
+          await padFailure(started, settings.failureFloorMs);
+        } else await attempt.cancel();
+        throw error;
+      }
+      await attempt.succeeded();
+      const nextDeviceToken = devices.remember(deviceToken, subject);
       const user = presentUser(login.user);
       // A previous session of whoever used this browser ends here.
-      if (request.cookies.wbs_session !== undefined) app.sessions.clear(request, reply);
+      if (request.session) await app.sessions.end(request, reply);
+      else if (request.cookies.wbs_session !== undefined) app.sessions.clear(request, reply);
       if (login.user.wbsUserInitPassword === 1) {
-        app.sessions.startPasswordChange(request, reply, user, login.token);
+        await app.sessions.startPasswordChange(request, reply, user, login.token);
         audit(request, 'sign-in-password-change-required', { userId: user.id, userType: user.userTypeId });
         return { passwordChangeRequired: true as const };
       }
-      app.sessions.start(request, reply, user, login.token);
+      await app.sessions.start(request, reply, user, login.token);
       audit(request, 'sign-in');
-      return { user };
+      return { user, deviceToken: nextDeviceToken };
     },
   );
 
   app.get(
     '/session',
     {
-      config: { policy: 'session:read' },
-      schema: routeSchema({ summary: 'Pengguna yang sedang masuk', tags, response: { 200: sessionReply } }),
+      config: { policy: 'public' },
+      schema: routeSchema({
+        summary: 'Pengguna yang sedang masuk',
+        description:
+          'Always 200: `user` is null for a signed-out visitor (or a cookie whose session ended); ' +
+          '`passwordChangeRequired` is true while a forced change of an initial password is pending.',
+        tags,
+        response: { 200: sessionStateReply },
+      }),
     },
-    async (request) => {
-      if (!request.session) throw new ApiProblem('unauthorized');
-      return { user: request.session.user };
-    },
+    async (request) => ({
+      user: request.session?.user ?? null,
+      passwordChangeRequired: !request.session && request.holdsPasswordChangeTicket,
+    }),
   );
 
   app.delete(
@@ -72,7 +106,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
       config: { policy: 'public' },
       schema: routeSchema({
         summary: 'Keluar (sign out)',
-        description: 'Always clears the cookie, even when the legacy logout fails.',
+        description:
+          'Ends the session on every replica (its cookie is refused from then on, even replayed) and clears ' +
+          'the cookies (`Clear-Site-Data: "cache", "cookies"`), even when the legacy logout fails.',
         tags,
         response: { 204: null },
       }),
@@ -87,7 +123,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
         }
         audit(request, 'sign-out');
       }
-      app.sessions.clear(request, reply);
+      await app.sessions.end(request, reply);
+      if (request.cookies.wbs_pwchange !== undefined) app.sessions.clearPasswordChange(request, reply);
+      reply.header('clear-site-data', CLEAR_SITE_DATA);
       return reply.code(204).send();
     },
   );

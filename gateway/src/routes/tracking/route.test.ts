@@ -234,6 +234,45 @@ describe.each([
     expect(otherClient.statusCode).toBe(200);
   });
 
+  it('makes each further guess at one number wait longer (the back-off grows)', async () => {
+    t = await buildTestApp(
+      env({
+        TRACKING_MAX_PER_NUMBER: '2',
+        TRACKING_MAX_PER_CLIENT: '100',
+        TRACKING_BACKOFF_BASE_SECONDS: '1',
+      }),
+    );
+    const guess = (i: number) =>
+      track(t, { caseNumber: ditutup.caseNumber, password: `Salah#${i}` }, `198.51.100.${60 + i}`);
+    expect((await guess(1)).statusCode).toBe(404);
+    expect((await guess(2)).statusCode).toBe(404);
+    const first = await guess(3);
+    expect(first.statusCode).toBe(429);
+    expect(Number(first.headers['retry-after'])).toBe(1);
+    expect(first.json().detail).toMatch(/dalam 1 detik$/);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await guess(4)).statusCode).toBe(404);
+    const second = await guess(5);
+    expect(second.statusCode).toBe(429);
+    expect(Number(second.headers['retry-after'])).toBe(2);
+    // The owner's successful lookup after the wait does not reset the guesser's back-off.
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await track(t, { caseNumber: ditutup.caseNumber, password: ditutup.password })).statusCode).toBe(
+      200,
+    );
+    expect((await guess(6)).statusCode).toBe(429);
+  });
+
+  it('keeps the back-off across a gateway restart with Redis (memory: a restart forgets it)', async () => {
+    const settings = env({ TRACKING_MAX_PER_NUMBER: '1', TRACKING_MAX_PER_CLIENT: '100' });
+    t = await buildTestApp(settings);
+    expect((await track(t, { caseNumber: ditutup.caseNumber, password: 'Salah#1' })).statusCode).toBe(404);
+    await t.close();
+    t = await buildTestApp(settings);
+    const after = await track(t, { caseNumber: ditutup.caseNumber, password: ditutup.password });
+    expect(after.statusCode).toBe(redis ? 429 : 200);
+  });
+
   it('counts nothing for a request that fails validation', async () => {
     t = await buildTestApp(env({ TRACKING_MAX_PER_NUMBER: '1', TRACKING_MAX_PER_CLIENT: '1' }));
     for (let i = 0; i < 3; i++)

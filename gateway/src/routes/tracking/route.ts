@@ -8,14 +8,13 @@
  * answered no sooner than the configured floor (rounded up to a multiple of it, so even a slow legacy
  * reply does not tell the two apart).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { caseDetailSchema, type TrackingRequest, trackingRequest } from '@wbs/shared/api/cases';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
 import { type LegacyCase, legacyCaseSchema } from '../../legacy/case-schemas.ts';
 import { audit } from '../../logging.ts';
-import { attemptLimiter } from '../../policies/attempt-limits.ts';
+import { attemptLimiter, backoff, padFailure } from '../../policies/attempt-limits.ts';
 import { presentCaseDetail, TRACKER_AUDIENCE } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -24,14 +23,6 @@ const normaliseCaseNumber = (value: string) => value.trim().toUpperCase();
 
 /** Legacy answers meaning "no case for this number and password" (its code 0, -1 or a 404). */
 const MISSES = new Set(['legacy-warning', 'legacy-error', 'not-found']);
-
-/** Waits until `floorMs` (or the next multiple of it) has passed since `started`. */
-async function padFailure(started: number, floorMs: number): Promise<void> {
-  if (floorMs <= 0) return;
-  const elapsed = performance.now() - started;
-  const target = Math.max(1, Math.ceil(elapsed / floorMs)) * floorMs;
-  await sleep(Math.max(0, target - elapsed));
-}
 
 const trackingFailed = () =>
   new ApiProblem('not-found', {
@@ -42,11 +33,19 @@ const trackingFailed = () =>
 
 export default async function trackingRoutes(app: FastifyInstance) {
   const settings = app.config.tracking;
-  const limiter = await attemptLimiter(app, {
+  // Per client: a fixed number of lookups per window (enumerating numbers). Per complaint number: a
+  // growing wait after a few failures, so guessing one case's password gets slower without end.
+  const perClient = await attemptLimiter(app, {
     name: 'tracking',
-    maxPerSubject: settings.maxPerNumber,
     maxPerClient: settings.maxPerClient,
     windowSeconds: settings.windowSeconds,
+  });
+  const perNumber = backoff(app, {
+    name: 'tracking-number',
+    free: settings.maxPerNumber,
+    baseSeconds: settings.backoffBaseSeconds,
+    maxSeconds: settings.backoffMaxSeconds,
+    memorySeconds: Math.max(settings.windowSeconds, settings.backoffMaxSeconds * 2),
   });
 
   app.post<{ Body: TrackingRequest }>(
@@ -58,7 +57,8 @@ export default async function trackingRoutes(app: FastifyInstance) {
         description:
           'Public. The case detail with every log note masked (`**********`, `noteHidden: true`, no author, ' +
           'no log attachment). Unknown number and wrong password: the same 404 after the same minimum time. ' +
-          'Attempts are limited per complaint number and per client (429 `rate-limited` with `retry-after`).',
+          'Attempts are limited per client, and per complaint number with a wait that grows with each failure ' +
+          '(429 `rate-limited` with `retry-after`).',
         tags: ['tracking'],
         body: trackingRequest,
         response: { 200: caseDetailSchema },
@@ -67,8 +67,10 @@ export default async function trackingRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const started = performance.now();
       const caseNumber = normaliseCaseNumber(request.body.caseNumber);
+      let attempt: Awaited<ReturnType<typeof perNumber.begin>>;
       try {
-        await limiter.consume(request, reply, caseNumber);
+        await perClient.consume(request, reply, '');
+        attempt = await perNumber.begin(request, reply, caseNumber);
       } catch (error) {
         audit(request, 'tracking', { outcome: 'rate-limited' });
         throw error;
@@ -86,13 +88,18 @@ export default async function trackingRoutes(app: FastifyInstance) {
         });
         found = data;
       } catch (error) {
-        if (!(error instanceof ApiProblem) || !MISSES.has(error.type)) throw error;
+        if (!(error instanceof ApiProblem) || !MISSES.has(error.type)) {
+          await attempt.cancel(); // a legacy that is down is nobody's failed guess
+          throw error;
+        }
       }
       if (!found || normaliseCaseNumber(found.caseNumber) !== caseNumber) {
         await padFailure(started, settings.failureFloorMs);
         audit(request, 'tracking', { outcome: 'not-found' });
         throw trackingFailed();
       }
+      // Uncounted, yet the number's back-off stays: the owner's visit must not reset a guesser's.
+      await attempt.cancel();
       audit(request, 'tracking', { outcome: 'found' });
       return presentCaseDetail(found, TRACKER_AUDIENCE);
     },
