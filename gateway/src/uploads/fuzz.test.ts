@@ -176,8 +176,10 @@ describe('hostile and fuzzed files through the upload route', () => {
     const [reported] = await hostileCases();
     if (!reported) throw new Error('no hostile cases');
     const cookie = await signInAs(t.app, 2);
-    const { caseId } = await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
-    const { payload, headers } = await multipart({ statusId: '4', message: 'Lampiran rusak' }, [
+    const { caseId, caseCaseStatusId } = await legacyTrack(t.legacy.apiUrl, 'WBS-10000002', 'Lapor#2026!');
+    // A note in the case's current status: always one of the log form's choices for an open case.
+    const statusId = String(caseCaseStatusId);
+    const { payload, headers } = await multipart({ statusId, message: 'Lampiran rusak' }, [
       { field: 'attachment', name: 'rusak.docx', bytes: reported.bytes },
     ]);
     const res = await t.app.inject({

@@ -53,7 +53,8 @@ const refusal = async (promise: Promise<unknown>) => {
 
 describe('scrub limits', () => {
   it('refuses a file over the time limit, then scrubs the next file normally', async () => {
-    await withScrubber({ threads: 1, timeoutMs: 2_000, memoryMb: 512, maxWaiting: 10 }, async (scrubber) => {
+    // 300 ms: far below what 300,000 objects take on any machine, far above a one-page PDF's scrub.
+    await withScrubber({ threads: 1, timeoutMs: 300, memoryMb: 512, maxWaiting: 10 }, async (scrubber) => {
       const problem = await refusal(scrubber.scrubFile(hostile, log));
       expect(problem.type).toBe('validation');
       expect(problem.extras.errors).toEqual({
@@ -74,7 +75,7 @@ describe('scrub limits', () => {
   }, 60_000);
 
   it('keeps a thread for small files, and answers 503 busy when more files wait than the pool takes', async () => {
-    await withScrubber({ threads: 1, timeoutMs: 2_000, memoryMb: 256, maxWaiting: 1 }, async (scrubber) => {
+    await withScrubber({ threads: 1, timeoutMs: 300, memoryMb: 256, maxWaiting: 1 }, async (scrubber) => {
       const first = scrubber.scrubFile(hostile, log).catch(() => 'refused');
       // The heavy file holds the one general thread: a small file still runs at once, on its own thread.
       const small = scrubber.scrubFile(normal, log);
