@@ -22,8 +22,9 @@ describe('type 6: Profil', () => {
     await page.waitForURL('**/admin/profile');
     const main = page.getByRole('main');
     const name = main.getByLabel('Nama Pengguna', { exact: true });
+    // The form fills in once the profile has loaded.
+    await expect.poll(() => name.inputValue(), { timeout: 10_000 }).not.toBe('');
     const original = await name.inputValue();
-    expect(original).not.toBe('');
 
     await name.fill('');
     await main.getByRole('button', { name: 'Simpan', exact: true }).click();
