@@ -85,6 +85,8 @@ try {
       LOG_LEVEL: 'debug',
       TRUST_PROXY: '127.0.0.1',
       TRACKING_FAILURE_FLOOR_MS: '300',
+      // A 1 s back-off base lets the suite watch the wait grow (1 → 2 → 4 s) in seconds, not hours.
+      TRACKING_BACKOFF_BASE_SECONDS: '1',
       RATE_LIMIT_NAMESPACE: `attack-${randomBytes(4).toString('hex')}`,
     },
     onOutput: (name, line) => {

@@ -68,6 +68,8 @@ try {
       // The 200 submissions are the load under test here, not a flood: the global submission cap
       // (decision 81) is the attack suite's subject.
       CASE_SUBMISSIONS_MAX_GLOBAL: '100000',
+      // Copies sent at once and their retries after 503 `busy` come from one reporter's address.
+      CASE_SUBMISSIONS_MAX_PER_CLIENT: '100000',
       TMPDIR: gatewayTmp,
     },
     onOutput: (name, line) => {

@@ -20,7 +20,7 @@ import {
 } from '../http.ts';
 
 const REPORTS = 200;
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 30;
 
 export type SubmitOutcome = { reply: Reply | null; attempts: number; error?: string };
 
