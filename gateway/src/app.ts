@@ -107,8 +107,7 @@ export async function buildApp(
     requestIdHeader: false,
     // Our own response line replaces Fastify's request/response lines (see logging.ts).
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
-    // A hop count is valid at runtime (Fastify docs) though the typings omit it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
