@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
 import type { Dispatcher } from 'undici';
+import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
 import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
@@ -60,6 +61,7 @@ export const app = fp(
 
     await app.register(errorsPlugin);
     await app.register(securityHeadersPlugin);
+    await app.register(compressionPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);
     await app.register(uploadsPlugin, { settings: config.uploads });

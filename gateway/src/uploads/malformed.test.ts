@@ -2,9 +2,10 @@
  * A multipart request whose Content-Type is damaged (no boundary, an empty or a quoted-empty one) is
  * the client's mistake: a 400 with an Indonesian text on both upload routes, never a 500.
  */
+
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, ORIGIN, signInAs, type TestApp } from '../test/helpers.ts';
-import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { guestAnonymousFields, multipart } from '../test/uploads.ts';
 
 const damagedContentTypes = [
