@@ -6,7 +6,12 @@
  */
 import { prettyFactory } from 'pino-pretty';
 
-const prettify = prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+const prettify = prettyFactory({
+  colorize: true,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname',
+});
 const TAG_WIDTH = 'legacy-sim'.length + 2;
 
 function parsed(line: string): Record<string, unknown> | null {
