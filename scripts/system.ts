@@ -26,8 +26,13 @@ export type SystemOptions = {
   stdio?: 'inherit' | 'ignore';
   /** When set, each process's output is read and handed over line by line instead of `stdio`. */
   onOutput?: (name: string, line: string) => void;
-  /** Called when a process stops unexpectedly. */
+  /**
+   * Called when a process stops unexpectedly after the system is up. A process that stops while the
+   * system is still starting makes `startSystem` stop the others and reject instead.
+   */
   onUnexpectedExit?: (name: string, code: number | null) => void;
+  /** Called with each process's id as soon as it is spawned (pnpm start records them). */
+  onSpawn?: (name: string, pid: number) => void;
 };
 
 export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
@@ -55,9 +60,35 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+/** Thrown when a port the system needs is taken (e.g. by a process left from an earlier start). */
+export class PortInUseError extends Error {
+  readonly service: string;
+  readonly port: number;
+  constructor(service: string, port: number) {
+    super(`port ${port} (${service}) is already in use by another process`);
+    this.name = 'PortInUseError';
+    this.service = service;
+    this.port = port;
+  }
+}
+
+/** Resolves when nothing listens on `port` on loopback; rejects with PortInUseError otherwise. */
+export async function assertPortFree(port: number, service: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(service, port) : error),
+    );
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+/** Polls `url` until it answers below 500; gives up early when `failed()` names a reason. */
+async function waitFor(url: string, failed: () => Error | undefined, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    const failure = failed();
+    if (failure) throw failure;
     try {
       const reply = await fetch(url);
       if (reply.status < 500) return;
@@ -72,6 +103,10 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const children: { name: string; child: ChildProcess; expectedExit?: boolean }[] = [];
   let stopping = false;
+  let starting = true;
+  // A process that stops while starting: reported by the wait instead of a 30 s timeout.
+  let startFailure: Error | undefined;
+  const failedWhileStarting = () => startFailure;
 
   const run = (name: string, script: string, env: Record<string, string>) => {
     const { onOutput } = options;
@@ -86,8 +121,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       }
     }
     const entry: (typeof children)[number] = { name, child };
-    child.on('exit', (code) => {
-      if (!stopping && !entry.expectedExit) options.onUnexpectedExit?.(name, code);
+    if (child.pid !== undefined) options.onSpawn?.(name, child.pid);
+    child.on('exit', (code, signal) => {
+      if (stopping || entry.expectedExit) return;
+      if (starting) {
+        startFailure ??= new Error(
+          `${name} stopped while starting (${signal ? `signal ${signal}` : `exit ${code}`})`,
+        );
+        return;
+      }
+      options.onUnexpectedExit?.(name, code);
     });
     children.push(entry);
   };
@@ -110,6 +153,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     );
   };
 
+  // Before anything starts: a stale process on a port would answer the readiness wait in our place.
+  if (!options.legacyApiUrl) await assertPortFree(options.simPort, 'legacy-sim');
+  await assertPortFree(options.gatewayPort, 'gateway');
+
   try {
     let legacyApiUrl = options.legacyApiUrl;
     let simUrl: string | null = null;
@@ -121,7 +168,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         LEGACY_SIM_DATA_DIR: options.simDataDir,
         LEGACY_SIM_JWT_SECRET: options.simJwtSecret,
       });
-      await waitFor(`${legacyApiUrl}/channel`);
+      await waitFor(`${legacyApiUrl}/channel`, failedWhileStarting);
     }
     const gatewayEnv = {
       PORT: String(options.gatewayPort),
@@ -132,8 +179,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ...options.gatewayEnv,
     };
     const startGateway = async (env: Record<string, string> = {}) => {
+      starting = true;
+      startFailure = undefined;
       run('gateway', 'gateway/src/server.ts', { ...gatewayEnv, ...env });
-      await waitFor(`http://127.0.0.1:${options.gatewayPort}/healthz`);
+      await waitFor(`http://127.0.0.1:${options.gatewayPort}/healthz`, failedWhileStarting);
+      starting = false;
     };
     const gateway = () => children.findLast((entry) => entry.name === 'gateway');
     await startGateway();

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
 import type { Dispatcher } from 'undici';
+import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
 import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
@@ -60,6 +61,7 @@ export const app = fp(
 
     await app.register(errorsPlugin);
     await app.register(securityHeadersPlugin);
+    await app.register(compressionPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);
     await app.register(uploadsPlugin, { settings: config.uploads });
@@ -107,8 +109,7 @@ export async function buildApp(
     requestIdHeader: false,
     // Our own response line replaces Fastify's request/response lines (see logging.ts).
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
-    // A hop count is valid at runtime (Fastify docs) though the typings omit it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -41,9 +42,42 @@ describe('config', () => {
     }
   });
 
-  it('reads TRUST_PROXY as boolean, hop count or address list', () => {
+  it('reads TRUST_PROXY as boolean or address/CIDR list', () => {
     expect(loadConfig({ ...valid, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ ...valid, TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ ...valid, TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+    expect(loadConfig({ ...valid, TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...valid, TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+    expect(loadConfig({ ...valid, TRUST_PROXY: '10.1.0.0/16,::1,loopback' }).trustProxy).toBe(
+      '10.1.0.0/16,::1,loopback',
+    );
+  });
+
+  it.each(['1', '2', '10'])(
+    'refuses the hop count TRUST_PROXY=%s (Fastify 5 ignores X-Forwarded-* for it)',
+    (hops) => {
+      expect(() => loadConfig({ ...valid, TRUST_PROXY: hops })).toThrow(/hop count/);
+    },
+  );
+
+  it.each(['10.0.0.300', '10.0.0.0/33', 'proxy.internal', '10.0.0.1,,', '::1/129'])(
+    'refuses the malformed TRUST_PROXY=%s',
+    (value) => {
+      expect(() => loadConfig({ ...valid, TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
+
+  it('a named proxy is trusted for X-Forwarded-For/Proto/Host', async () => {
+    const app = Fastify({ trustProxy: loadConfig({ ...valid, TRUST_PROXY: '127.0.0.1' }).trustProxy });
+    app.get('/', async (request) => ({ ip: request.ip, protocol: request.protocol, host: request.host }));
+    const res = await app.inject({
+      url: '/',
+      remoteAddress: '127.0.0.1',
+      headers: {
+        'x-forwarded-for': '203.0.113.9',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'wbs.example',
+      },
+    });
+    expect(res.json()).toEqual({ ip: '203.0.113.9', protocol: 'https', host: 'wbs.example' });
+    await app.close();
   });
 });

@@ -3,10 +3,23 @@
  * value stops the process with a message naming the variable (never echoing a secret).
  */
 import { hkdfSync } from 'node:crypto';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { parseKeyRing, type StoreKey } from './store/keyring.ts';
+
+/** One TRUST_PROXY entry: an IP address, a CIDR, or a proxy-addr name (loopback, linklocal, uniquelocal). */
+function isProxyAddress(entry: string): boolean {
+  const text = entry.trim();
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(text)) return true;
+  const [address = '', bits, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -46,14 +59,29 @@ const envSchema = v.object({
     v.optional(v.string(), '127.0.0.1'),
     v.transform((value) => value.trim() || '127.0.0.1'),
   ),
+  // Fastify 5 (proxy-addr) ignores X-Forwarded-* entirely for a hop count (verified on 5.12.8: the
+  // client address, protocol and host all stay the proxy's), so a number is refused rather than
+  // silently trusting nothing. Addresses, CIDRs and proxy-addr's names are checked one by one.
   TRUST_PROXY: v.pipe(
     v.optional(v.string(), 'false'),
-    v.transform((value): boolean | number | string => {
-      const text = value.trim().toLowerCase();
-      if (text === '' || text === 'false' || text === '0') return false;
-      if (text === 'true') return true;
-      if (/^\d+$/.test(text)) return Number(text);
-      return value.trim();
+    v.transform((value) => value.trim()),
+    v.check(
+      (text) => !/^\d+$/.test(text) || text === '0',
+      'TRUST_PROXY as a hop count is ignored by Fastify 5: name the proxy instead (addresses or CIDRs such as 10.0.0.5,10.1.0.0/16, loopback, or true)',
+    ),
+    v.check(
+      (text) =>
+        ['', 'true', 'false', '0'].includes(text.toLowerCase()) || text.split(',').every(isProxyAddress),
+      'TRUST_PROXY must be true, false, or comma-separated proxy addresses/CIDRs (e.g. 10.0.0.5,10.1.0.0/16, loopback)',
+    ),
+    v.transform((text): boolean | string => {
+      const lower = text.toLowerCase();
+      if (lower === '' || lower === 'false' || lower === '0') return false;
+      if (lower === 'true') return true;
+      return text
+        .split(',')
+        .map((entry) => entry.trim())
+        .join(',');
     }),
   ),
   SESSION_SECRET: v.pipe(
@@ -136,7 +164,7 @@ export type Config = {
   legacyTimeoutMs: number;
   port: number;
   host: string;
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string;
   sessionSecret: string;
   sessionEncryptionKey: Buffer;
   sessionMaxAgeSeconds: number;

@@ -2,7 +2,7 @@
  * Serves the built web app (WEB_DIST_DIR) when the folder exists: hashed assets cached for a year,
  * index.html never cached (its Content-Security-Policy, like every reply's, comes from
  * security-headers.ts), and every non-/api GET that matches no file and names no file falls back to
- * index.html (client-side routing). Skipped silently (one info line) when the folder is missing.
+ * index.html (client-side routing). Precompressed .br/.gz twins are preferred when accepted. Skipped silently (one info line) when the folder is missing.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,6 +26,9 @@ export const staticPlugin = fp(
       root,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each text asset (web/vite.config.ts): served to browsers that
+      // accept them, with Vary: Accept-Encoding; the plain file otherwise.
+      preCompressed: true,
       setHeaders(res, path) {
         const isIndex = path.endsWith('index.html');
         res.header('cache-control', isIndex ? 'no-cache' : 'public, max-age=31536000, immutable');

@@ -27,6 +27,14 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'wire',
+    what: 'bytes over the wire (identity vs compressed) and Lighthouse mobile of /, /case/create, tracking',
+    run: () => {
+      execFileSync('pnpm', ['--filter', '@wbs/web', 'build'], { cwd: root, stdio: 'ignore' });
+      node('scripts/bench/wire.ts')();
+    },
+  },
+  {
     name: 'list',
     what: 'gateway added latency and throughput on an authenticated list vs legacy-sim directly',
     run: node('gateway/bench/list.ts'),

@@ -20,7 +20,7 @@ export type FaultContext = {
   categoryId: number;
   /** Cases filed by earlier scenarios, with their passwords (tracked by later ones). */
   filed: TrackedCase[];
-  /** A distinct client address per simulated reporter (the gateway runs with TRUST_PROXY=1). */
+  /** A distinct client address per simulated reporter (the gateway runs with TRUST_PROXY=127.0.0.1). */
   clientAddress(index: number): string;
 };
 

@@ -149,6 +149,7 @@ export const PROBLEM_MESSAGES = {
   forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
   idempotencyConflict: 'Permintaan yang sama sedang diproses',
   uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
+  malformedUpload: 'Formulir unggahan rusak atau tidak lengkap, silakan kirim ulang dari halaman formulir',
   busy: 'Server sedang sibuk, silakan coba lagi sebentar lagi.',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',

@@ -91,7 +91,12 @@ async function spoolFile(part: MultipartFile, path: string) {
   return { size, sha256: hash.digest('hex'), truncated: part.file.truncated };
 }
 
-function limitProblem(error: unknown, rule: FileRule, lastField: string | null): ApiProblem | null {
+function limitProblem(
+  error: unknown,
+  rule: FileRule,
+  lastField: string | null,
+  clientGone: boolean,
+): ApiProblem | null {
   const code = (error as { code?: string })?.code;
   if (code === 'FST_FILES_LIMIT') {
     return new ApiProblem('validation', {
@@ -102,6 +107,15 @@ function limitProblem(error: unknown, rule: FileRule, lastField: string | null):
   }
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') {
     return new ApiProblem('validation', { errors: {} });
+  }
+  // A damaged body or Content-Type (no boundary, broken part headers, a body cut short) is the
+  // client's mistake, reported by busboy with these texts: a 400, never a 500.
+  const message = error instanceof Error ? error.message : '';
+  if (
+    !clientGone &&
+    /^(Multipart: Boundary not found|Malformed part header|Unexpected end of form)/.test(message)
+  ) {
+    return new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.malformedUpload, cause: error });
   }
   return null;
 }
@@ -130,8 +144,9 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
     },
     throwFileSizeLimit: false,
   };
-  const parts = request.parts(options);
   try {
+    // Inside the try: busboy refuses a Content-Type without a usable boundary as soon as it is created.
+    const parts = request.parts(options);
     for await (const part of parts) {
       if (part.type === 'field') {
         const value = part as MultipartValue<unknown>;
@@ -193,7 +208,8 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
       });
     }
   } catch (error) {
-    const problem = limitProblem(error, rule, lastField);
+    const clientGone = request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded);
+    const problem = limitProblem(error, rule, lastField, clientGone);
     if (problem) throw problem;
     throw error;
   }

@@ -1,0 +1,376 @@
+/**
+ * `pnpm test:replicas`: the deployment of docs/deploy.md, for real. One legacy-sim, two gateway
+ * replicas sharing Redis (127.0.0.1:6379, a namespace of this run) and PostgreSQL (127.0.0.1:5432, a
+ * database of this run, dropped at the end), behind nginx (Debian's nginx-light, installed when
+ * missing and run unprivileged from a private folder). nginx sends a request to replica A or B when
+ * it carries `X-Test-Replica: a|b` (an nginx map), else round-robin, and names the replica that
+ * answered in `X-Served-By`. The journey: sign in on one replica and list on the other, sign out on
+ * one and be refused on the other, tracking limits counted across both, an idempotent report retry
+ * answered by the other replica with the same case, a reporter's message stored through one replica
+ * read by staff through the other. Bounded: the whole suite stops itself after SUITE_LIMIT_MS.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../../gateway/src/store/test-databases.ts';
+import { guarded, SuiteReport } from '../fault/harness.ts';
+import {
+  call,
+  guestCategoryId,
+  guestReportFields,
+  legacyCases,
+  type Reply,
+  reportForm,
+  signIn,
+  tinyPdf,
+} from '../fault/http.ts';
+import { demoCases } from '../legacy-sim/src/seed/demo-accounts.ts';
+import { freePort, type RunningSystem, startSystem } from '../system.ts';
+
+const SUITE_LIMIT_MS = 3 * 60_000;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NGINX = '/usr/sbin/nginx';
+const TRACKING_MAX_PER_NUMBER = 3;
+
+const report = new SuiteReport();
+const runId = randomBytes(4).toString('hex');
+const workDir = mkdtempSync(join(tmpdir(), 'wbs-replicas-'));
+const nginxDir = join(workDir, 'nginx');
+const namespace = `replicas-${runId}`;
+const systems: RunningSystem[] = [];
+const redisKeys: string[] = [];
+let database: TestDatabase | undefined;
+
+function ensureNginx(): void {
+  if (existsSync(NGINX)) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `${NGINX} is missing: install Debian's nginx-light package (apt-get install nginx-light).`,
+    );
+  }
+  console.log('Installing nginx-light from Debian packages…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'nginx-light'], { stdio: 'inherit', env });
+}
+
+function nginxConf(listen: number, a: number, b: number): string {
+  // Running as root (CI containers), nginx would switch its workers to `nobody`, who cannot write
+  // this private folder: keep the workers as the user who runs the suite.
+  const user = process.getuid?.() === 0 ? 'user root root;' : '';
+  return `${user}
+daemon on;
+pid ${nginxDir}/nginx.pid;
+error_log ${nginxDir}/error.log warn;
+worker_processes 1;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${nginxDir}/body;
+  proxy_temp_path ${nginxDir}/proxy;
+  fastcgi_temp_path ${nginxDir}/fastcgi;
+  uwsgi_temp_path ${nginxDir}/uwsgi;
+  scgi_temp_path ${nginxDir}/scgi;
+  client_max_body_size 60m;
+  upstream replica_a { server 127.0.0.1:${a}; }
+  upstream replica_b { server 127.0.0.1:${b}; }
+  upstream replicas { server 127.0.0.1:${a}; server 127.0.0.1:${b}; keepalive 16; }
+  map $http_x_test_replica $replica { a replica_a; b replica_b; default replicas; }
+  server {
+    listen 127.0.0.1:${listen};
+    location / {
+      proxy_pass http://$replica;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_request_buffering off;
+      add_header X-Served-By $upstream_addr always;
+    }
+  }
+}
+`;
+}
+
+function startNginx(listen: number, a: number, b: number): void {
+  mkdirSync(nginxDir, { recursive: true });
+  chmodSync(workDir, 0o755);
+  const conf = join(nginxDir, 'nginx.conf');
+  writeFileSync(conf, nginxConf(listen, a, b));
+  const run = spawnSync(NGINX, ['-c', conf, '-p', nginxDir, '-e', join(nginxDir, 'error.log')], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`nginx did not start: ${run.stderr.trim()}`);
+}
+
+function stopNginx(): void {
+  const pidFile = join(nginxDir, 'nginx.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+async function cleanUp(): Promise<void> {
+  stopNginx();
+  await Promise.all(systems.map((system) => system.stop()));
+  await database?.drop().catch(() => {});
+  removeRedisKeys();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+/**
+ * Removes this run's keys from the shared Redis with redis-cli when it is installed (every key also
+ * has a TTL, so without it they only linger until their windows end).
+ */
+function removeRedisKeys(): void {
+  const cli = (...args: string[]) => spawnSync('redis-cli', ['-u', REDIS_URL, ...args], { encoding: 'utf8' });
+  const scan = cli('--scan', '--pattern', `wbs:gw:${namespace}:*`);
+  if (scan.status !== 0) return;
+  const keys = [...scan.stdout.split('\n').filter(Boolean), ...redisKeys];
+  for (let i = 0; i < keys.length; i += 100) cli('del', ...keys.slice(i, i + 100));
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`replicas suite: over its ${SUITE_LIMIT_MS / 1000} s limit; stopping`);
+  void cleanUp().then(() => process.exit(1));
+}, SUITE_LIMIT_MS);
+
+/** Which replica answered, from nginx's X-Served-By (`127.0.0.1:port`). */
+const servedBy = (reply: Reply, ports: { a: number; b: number }) => {
+  const port = Number((reply.headers['x-served-by'] ?? '').split(':').pop());
+  return port === ports.a ? 'a' : port === ports.b ? 'b' : '?';
+};
+
+let exitCode = 1;
+try {
+  ensureNginx();
+  database = await createTestDatabase();
+  const [simPort, portA, portB, proxyPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const ports = { a: portA, b: portB };
+  const shared = {
+    simDataDir: join(workDir, 'legacy-sim'),
+    simJwtSecret: randomBytes(32).toString('base64url'),
+    sessionSecret: randomBytes(48).toString('base64url'),
+    sessionEncryptionKey: randomBytes(32).toString('base64'),
+    webDistDir: join(workDir, 'no-web'),
+  };
+  const gatewayEnv = {
+    LOG_LEVEL: 'warn',
+    REDIS_URL,
+    RATE_LIMIT_NAMESPACE: namespace,
+    DATABASE_URL: database.url,
+    STORE_ENCRYPTION_KEYS: `r${runId}:${randomBytes(32).toString('base64')}`,
+    TRUST_PROXY: '127.0.0.1',
+    TRACKING_MAX_PER_NUMBER: String(TRACKING_MAX_PER_NUMBER),
+    TRACKING_FAILURE_FLOOR_MS: '100',
+    LEGACY_TIMEOUT_MS: '30000',
+  };
+  const gatewayOutput = (name: string) => (_: string, line: string) => {
+    if (/"level":(50|60)/.test(line)) console.log(`[${name}] ${line}`);
+  };
+  const started = performance.now();
+  const first = await startSystem({
+    ...shared,
+    gatewayPort: portA,
+    simPort,
+    gatewayEnv,
+    onOutput: gatewayOutput('replica a'),
+  });
+  systems.push(first);
+  const legacyApiUrl = `${first.simUrl}/api`;
+  // Both replicas start together in production; here B starts once A has migrated the database.
+  systems.push(
+    await startSystem({
+      ...shared,
+      gatewayPort: portB,
+      simPort,
+      legacyApiUrl,
+      gatewayEnv,
+      onOutput: gatewayOutput('replica b'),
+    }),
+  );
+  startNginx(proxyPort, portA, portB);
+  const proxy = `http://127.0.0.1:${proxyPort}`;
+  report.figure('start-up (sim, two replicas, nginx)', `${Math.round(performance.now() - started)} ms`);
+  const on = (replica: 'a' | 'b') => ({ 'x-test-replica': replica });
+
+  await guarded(report, 'proxy', 'readiness and routing', async () => {
+    const [a, b] = [
+      await call(proxy, { path: '/readyz', headers: on('a') }),
+      await call(proxy, { path: '/readyz', headers: on('b') }),
+    ];
+    report.check(
+      'proxy',
+      'both replicas ready through nginx',
+      a.status === 200 && b.status === 200,
+      `${a.status}/${b.status}`,
+    );
+    report.check(
+      'proxy',
+      'the test header picks the replica',
+      servedBy(a, ports) === 'a' && servedBy(b, ports) === 'b',
+    );
+    const spread = new Set<string>();
+    for (let i = 0; i < 6; i++) spread.add(servedBy(await call(proxy, { path: '/healthz' }), ports));
+    report.check(
+      'proxy',
+      'without it nginx spreads requests over both',
+      spread.has('a') && spread.has('b'),
+      [...spread].join(','),
+    );
+  });
+
+  await guarded(report, 'session', 'one session on both replicas', async () => {
+    const cookie = await signIn(`${proxy}`, 'admin.kahuripan', 'Perusahaan#2026!');
+    const today = new Date().toISOString().slice(0, 10);
+    const search = {
+      from: `${Number(today.slice(0, 4)) - 1}${today.slice(4)}`,
+      to: today,
+      page: 1,
+      pageSize: 10,
+    };
+    const signedInOnA = await call(proxy, {
+      path: '/api/v1/session',
+      method: 'POST',
+      json: { username: 'admin.kahuripan', password: 'Perusahaan#2026!' },
+      headers: on('a'),
+    });
+    const cookieA = (signedInOnA.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+    report.check(
+      'session',
+      'sign-in answered by replica A',
+      signedInOnA.status === 200 && servedBy(signedInOnA, ports) === 'a',
+    );
+    const listOnB = await call(proxy, {
+      path: '/api/v1/cases/search',
+      json: search,
+      cookie: cookieA,
+      headers: on('b'),
+    });
+    const rows = (JSON.parse(listOnB.text) as { items?: unknown[] }).items ?? [];
+    report.check(
+      'session',
+      'the case list of that session answered by replica B',
+      listOnB.status === 200 && servedBy(listOnB, ports) === 'b' && rows.length > 0,
+      `HTTP ${listOnB.status}, ${rows.length} rows`,
+    );
+    const signOutOnB = await call(proxy, {
+      path: '/api/v1/session',
+      method: 'DELETE',
+      cookie: cookieA,
+      headers: on('b'),
+    });
+    const afterOnA = await call(proxy, {
+      path: '/api/v1/cases/search',
+      json: search,
+      cookie: cookieA,
+      headers: on('a'),
+    });
+    report.check(
+      'session',
+      'signed out on B, the same cookie is refused on A (shared session registry)',
+      signOutOnB.status < 300 && afterOnA.status === 401,
+      `sign-out ${signOutOnB.status}, then ${afterOnA.status}`,
+    );
+    await call(proxy, { path: '/api/v1/session', method: 'DELETE', cookie });
+  });
+
+  await guarded(report, 'tracking', 'limits shared', async () => {
+    const [target] = demoCases;
+    const statuses: string[] = [];
+    let refused: Reply | undefined;
+    for (let i = 0; i <= TRACKING_MAX_PER_NUMBER; i++) {
+      const replica = i % 2 === 0 ? 'a' : 'b';
+      const reply = await call(proxy, {
+        path: '/api/v1/tracking',
+        json: { caseNumber: target.caseNumber, password: `Salah-${i}-${runId}` },
+        headers: on(replica),
+      });
+      statuses.push(`${replica}:${reply.status}`);
+      if (reply.status === 429) refused = reply;
+    }
+    report.check(
+      'tracking',
+      `failed lookups alternating A/B: refused after ${TRACKING_MAX_PER_NUMBER} in total`,
+      statuses.slice(0, TRACKING_MAX_PER_NUMBER).every((s) => !s.endsWith(':429')) && refused !== undefined,
+      statuses.join(' '),
+    );
+    report.check('tracking', 'the refusal says when to retry', Number(refused?.headers['retry-after']) > 0);
+  });
+
+  await guarded(report, 'idempotency', 'a retried report on the other replica', async () => {
+    const categoryId = await guestCategoryId(proxy);
+    const key = `replicas-${randomUUID()}`;
+    redisKeys.push(`wbs:gw:idem:case:guest:${key}`);
+    const marker = `Uji replika ${runId}`;
+    const password = `Replika#${runId}A1`;
+    const submit = (replica: 'a' | 'b') =>
+      call(proxy, {
+        path: '/api/v1/cases',
+        form: reportForm(guestReportFields(marker, password, categoryId), [
+          { field: 'evidence', name: 'bukti.pdf', type: 'application/pdf', bytes: tinyPdf('Bukti replika') },
+        ]),
+        headers: { ...on(replica), 'idempotency-key': key },
+        timeoutMs: 60_000,
+      });
+    const firstTry = await submit('a');
+    const retry = await submit('b');
+    const numberOf = (reply: Reply) => (JSON.parse(reply.text) as { caseNumber?: string }).caseNumber;
+    report.check(
+      'idempotency',
+      'first try on A and retry on B both answered 201 with the same complaint number',
+      firstTry.status === 201 &&
+        retry.status === 201 &&
+        numberOf(firstTry) !== undefined &&
+        numberOf(firstTry) === numberOf(retry),
+      `${servedBy(firstTry, ports)}:${firstTry.status} ${servedBy(retry, ports)}:${retry.status}`,
+    );
+    const stored = (await legacyCases(shared.simDataDir)).filter((c) => c.caseWhat === marker);
+    report.check(
+      'idempotency',
+      'the legacy holds exactly one such case',
+      stored.length === 1,
+      `${stored.length} stored`,
+    );
+  });
+
+  await guarded(report, 'store', 'PostgreSQL shared', async () => {
+    const tracked = demoCases[1];
+    const text = `Pesan lewat replika A ${runId}`;
+    const posted = await call(proxy, {
+      path: '/api/v1/tracking/messages',
+      json: { caseNumber: tracked.caseNumber, password: tracked.password, text },
+      headers: on('a'),
+    });
+    const cookie = await signIn(proxy, 'admin.kahuripan', 'Perusahaan#2026!');
+    const read = await call(proxy, { path: '/api/v1/cases/2/messages', cookie, headers: on('b') });
+    report.check(
+      'store',
+      "a reporter's message posted through A is read by staff through B",
+      posted.status < 300 && read.status === 200 && read.text.includes(text),
+      `post ${posted.status}, read ${read.status}`,
+    );
+  });
+
+  exitCode = report.finish('replicas');
+} catch (error) {
+  console.error(`replicas suite could not run: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  clearTimeout(watchdog);
+  await cleanUp();
+}
+process.exit(exitCode);
