@@ -113,6 +113,9 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The embedded store's first open creates its database (initdb), which takes seconds on a busy
+    // machine; Fastify's default 10 s plugin timeout would stop a first `pnpm start` there.
+    pluginTimeout: 120_000,
   });
   await instance.register(app, opts);
   return instance;
