@@ -1,0 +1,249 @@
+/**
+ * The case export as it leaves the gateway (decision #80): the legacy's workbook is read and rewritten
+ * row by row (exceljs streaming reader and writer, so memory stays bounded whatever the row count) so
+ * that, whatever the legacy writes,
+ * - no reporter identity travels in a file that goes around by e-mail: identity columns, found by their
+ *   header, are blanked and the header cell and the print header say so;
+ * - date columns hold real date cells shown `dd/mm/yyyy` (the legacy may write WIB wall time as text);
+ * - no cell is a formula: a formula becomes its cached value, and strings are written as string cells
+ *   (never parsed, so `=`, `+`, `-`, `@` stay text).
+ * A workbook that cannot be read throws `UnreadableWorkbook`; the caller must not have sent a byte yet.
+ */
+import type { Readable, Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+
+/** What is written in place of identities, in the header cell's note and the printed page header. */
+export const IDENTITY_WITHHELD_NOTE =
+  'Identitas pelapor tidak disertakan dalam ekspor ini untuk melindungi pelapor.';
+export const DATE_FORMAT = 'dd/mm/yyyy';
+
+/** Headers naming a reporter's identity, compared without case, spaces or punctuation. */
+const IDENTITY_HEADERS = new Set(
+  [
+    'Nama',
+    'Nama Lengkap',
+    'Nama Pelapor',
+    'Pelapor',
+    'Identitas Pelapor',
+    'E-mail',
+    'Email',
+    'Alamat Email',
+    'Alamat E-mail',
+    'Email Pelapor',
+    'Telepon',
+    'Telp',
+    'No. Telp',
+    'No Telepon',
+    'No. Telepon',
+    'Nomor Telepon',
+    'Telepon Pelapor',
+    'No. HP',
+    'No HP',
+    'Nomor HP',
+    'HP',
+    'Handphone',
+    'No. Handphone',
+    'WhatsApp',
+    'No. WA',
+    'Phone',
+    'Phone Number',
+    'Alamat',
+    'Alamat Pelapor',
+    'Address',
+    'NIK',
+    'KTP',
+    'No. KTP',
+    'Jabatan Pelapor',
+    'Name',
+    'Reporter',
+    'Reporter Name',
+    'Whistleblower',
+    'Whistleblower Name',
+  ].map(headerKey),
+);
+/** Any header about the reporter or the whistleblower counts too (caseWhistleblowerPhone, Unit Pelapor…). */
+const IDENTITY_WORDS = /pelapor|whistleblower|reporter/;
+const DATE_HEADERS = /^(tanggal|tgl|date|created|createddate|tanggaldibuat|waktu|waktulaporan)/;
+
+/** A legacy export is a few thousand rows; far beyond this the file is not an export (or is a bomb). */
+export const EXPORT_LIMITS = { rows: 200_000, columns: 100 };
+
+export class UnreadableWorkbook extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'UnreadableWorkbook';
+  }
+}
+
+export type ExportSummary = {
+  sheets: number;
+  rows: number;
+  blankedColumns: string[];
+  datedColumns: string[];
+};
+
+type ColumnRole = 'identity' | 'date' | 'keep';
+
+function headerKey(header: string): string {
+  return header.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+function roleOf(header: string): ColumnRole {
+  const key = headerKey(header);
+  if (key === '') return 'keep';
+  if (IDENTITY_HEADERS.has(key) || IDENTITY_WORDS.test(key)) return 'identity';
+  if (DATE_HEADERS.test(key)) return 'date';
+  return 'keep';
+}
+
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const DMY_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T,]+(\d{1,2})[.:](\d{2})(?:[.:](\d{2}))?)?$/;
+const WIB_OFFSET_MINUTES = 7 * 60;
+
+/**
+ * A text date as the WIB wall time in a Date's UTC fields (how spreadsheet dates carry no zone and how
+ * exceljs writes them), or null when it is not a date. Without a zone the text already is WIB wall time
+ * (the legacy writes local Jakarta time); with one it is moved to WIB.
+ */
+export function parseTextDate(text: string): Date | null {
+  const value = text.trim();
+  const iso = ISO_DATE.exec(value);
+  const dmy = iso ? null : DMY_DATE.exec(value);
+  const parts = iso
+    ? [iso[1], iso[2], iso[3], iso[4], iso[5], iso[6]]
+    : dmy
+      ? [dmy[3], dmy[2], dmy[1], dmy[4], dmy[5], dmy[6]]
+      : null;
+  if (!parts) return null;
+  const [year, month, day, hour, minute, second] = parts.map((p) => Number(p ?? 0)) as number[];
+  if (month! < 1 || month! > 12 || day! < 1 || hour! > 23 || minute! > 59 || second! > 59) return null;
+  const wall = Date.UTC(year!, month! - 1, day!, hour, minute, second);
+  const date = new Date(wall);
+  // Date.UTC rolls 31/02 into March: such a text is not a date.
+  if (date.getUTCDate() !== day || date.getUTCMonth() !== month! - 1) return null;
+  const zone = iso?.[7];
+  if (!zone) return date;
+  if (zone.toUpperCase() === 'Z') return new Date(wall + WIB_OFFSET_MINUTES * 60_000);
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+  return new Date(wall + (WIB_OFFSET_MINUTES - offset) * 60_000);
+}
+
+type CellValue = ExcelJS.CellValue;
+
+/** Any legacy value as a plain value: formulas become their cached result, rich text and links text. */
+function plainValue(value: CellValue): CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || value instanceof Date) return value;
+  if ('formula' in value || 'sharedFormula' in value) {
+    const result = (value as { result?: unknown }).result;
+    if (result === undefined || result === null) return null;
+    return plainValue(result as CellValue);
+  }
+  if ('richText' in value) return value.richText.map((run) => run.text ?? '').join('');
+  if ('text' in value && typeof value.text === 'string') return value.text;
+  if ('error' in value) return value;
+  if ('sharedString' in value) return null;
+  return null;
+}
+
+/** A date column's value: text dates become dates; anything else is kept. */
+function dateValue(value: CellValue): CellValue {
+  if (typeof value !== 'string') return value;
+  return parseTextDate(value) ?? value;
+}
+
+/** Text of a header cell, or '' when it is not text. */
+function headerText(value: CellValue): string {
+  const plain = plainValue(value);
+  return typeof plain === 'string' ? plain : '';
+}
+
+type StreamSheetReader = AsyncIterable<ExcelJS.Row> & { name?: string };
+
+/**
+ * Reads the workbook from `input` and writes the export to `output` (ended when done). Throws
+ * `UnreadableWorkbook` when `input` is not a workbook the gateway can read; `output` then holds garbage
+ * and must be thrown away.
+ */
+export async function presentExportWorkbook(
+  input: Readable,
+  output: Writable,
+  limits = EXPORT_LIMITS,
+): Promise<ExportSummary> {
+  const summary: ExportSummary = { sheets: 0, rows: 0, blankedColumns: [], datedColumns: [] };
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'cache',
+    entries: 'ignore',
+  });
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  writer.creator = 'WBS';
+  writer.lastModifiedBy = 'WBS';
+  try {
+    for await (const sheetReader of reader as AsyncIterable<StreamSheetReader>) {
+      summary.sheets += 1;
+      const sheet = writer.addWorksheet(sheetReader.name ?? `Sheet${summary.sheets}`, {
+        headerFooter: { oddHeader: IDENTITY_WITHHELD_NOTE, evenHeader: IDENTITY_WITHHELD_NOTE },
+      });
+      let roles: ColumnRole[] | null = null;
+      for await (const row of sheetReader) {
+        summary.rows += 1;
+        if (summary.rows > limits.rows) throw new UnreadableWorkbook(`more than ${limits.rows} rows`);
+        const out = sheet.getRow(row.number);
+        const isHeader = roles === null && rowHasText(row);
+        if (isHeader) roles = headerRoles(row, limits, summary);
+        row.eachCell({ includeEmpty: false }, (cell, column) => {
+          if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
+          const role = isHeader ? 'keep' : (roles?.[column] ?? 'keep');
+          const target = out.getCell(column);
+          // A copy: the reader shares one style object among the cells of a style index.
+          target.style = { ...cell.style };
+          if (role === 'identity') return;
+          let value = plainValue(cell.value);
+          if (role === 'date') value = dateValue(value);
+          target.value = value;
+          if (value instanceof Date && role === 'date') target.numFmt = DATE_FORMAT;
+          if (isHeader && roles?.[column] === 'identity') target.note = IDENTITY_WITHHELD_NOTE;
+        });
+        out.commit();
+      }
+      sheet.commit();
+    }
+    if (summary.sheets === 0) throw new UnreadableWorkbook('no worksheet');
+    await writer.commit();
+    return summary;
+  } catch (error) {
+    input.destroy();
+    if (error instanceof UnreadableWorkbook) throw error;
+    throw new UnreadableWorkbook('not a readable xlsx', { cause: error });
+  }
+}
+
+function rowHasText(row: ExcelJS.Row): boolean {
+  let found = false;
+  row.eachCell({ includeEmpty: false }, (cell) => {
+    if (headerText(cell.value).trim() !== '') found = true;
+  });
+  return found;
+}
+
+function headerRoles(row: ExcelJS.Row, limits: typeof EXPORT_LIMITS, summary: ExportSummary): ColumnRole[] {
+  const roles: ColumnRole[] = [];
+  row.eachCell({ includeEmpty: false }, (cell, column) => {
+    if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
+    const header = headerText(cell.value).trim();
+    roles[column] = roleOf(header);
+    if (roles[column] === 'identity') summary.blankedColumns.push(header);
+    if (roles[column] === 'date') summary.datedColumns.push(header);
+  });
+  return roles;
+}
