@@ -9,7 +9,7 @@
  *   (never parsed, so `=`, `+`, `-`, `@` stay text).
  * A workbook that cannot be read throws `UnreadableWorkbook`; the caller must not have sent a byte yet.
  */
-import type { Readable, Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 /** What is written in place of identities, in the header cell's note and the printed page header. */
@@ -66,7 +66,7 @@ const IDENTITY_WORDS = /pelapor|whistleblower|reporter/;
 const DATE_HEADERS = /^(tanggal|tgl|date|created|createddate|tanggaldibuat|waktu|waktulaporan)/;
 
 /** A legacy export is a few thousand rows; far beyond this the file is not an export (or is a bomb). */
-export const EXPORT_LIMITS = { rows: 200_000, columns: 100 };
+export const EXPORT_LIMITS = { rows: 200_000, columns: 100, stallMs: 30_000 };
 
 export class UnreadableWorkbook extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
@@ -173,6 +173,72 @@ export async function presentExportWorkbook(
   output: Writable,
   limits = EXPORT_LIMITS,
 ): Promise<ExportSummary> {
+  // exceljs pipes its input into unzipper, and a pipe passes on no error: an input that fails or stops
+  // feeding the unzipper (an empty file does) would leave the rewrite waiting forever. So the input is
+  // checked to start as a zip, its failure ends the rewrite, and so does a parse that stalls.
+  let lastProgress = Date.now();
+  const progress = () => {
+    lastProgress = Date.now();
+  };
+  const zip = await zipStream(input, progress);
+  let stalled: NodeJS.Timeout | undefined;
+  const failure = new Promise<never>((_resolve, reject) => {
+    zip.once('error', (error) => reject(new UnreadableWorkbook('input failed', { cause: error })));
+    stalled = setInterval(
+      () => {
+        if (Date.now() - lastProgress > limits.stallMs) reject(new UnreadableWorkbook('parse stalled'));
+      },
+      Math.max(10, limits.stallMs / 4),
+    );
+  });
+  failure.catch(() => undefined);
+  try {
+    return await Promise.race([rewrite(zip, output, limits, progress), failure]);
+  } catch (error) {
+    input.destroy();
+    zip.destroy();
+    if (error instanceof UnreadableWorkbook) throw error;
+    throw new UnreadableWorkbook('not a readable xlsx', { cause: error });
+  } finally {
+    clearInterval(stalled);
+  }
+}
+
+const ZIP_SIGNATURE = Buffer.from('PK\x03\x04', 'latin1');
+
+/** `input` again, once its first bytes are a zip's local file header (else `UnreadableWorkbook`). */
+async function zipStream(input: Readable, progress: () => void): Promise<Readable> {
+  const chunks = input[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  while (head.length < ZIP_SIGNATURE.length) {
+    const next = await chunks.next().catch((error: unknown) => {
+      throw new UnreadableWorkbook('input failed', { cause: error });
+    });
+    if (next.done) throw new UnreadableWorkbook('not a zip');
+    head = Buffer.concat([head, Buffer.from(next.value as Buffer)]);
+  }
+  if (!head.subarray(0, ZIP_SIGNATURE.length).equals(ZIP_SIGNATURE)) {
+    input.destroy();
+    throw new UnreadableWorkbook('not a zip');
+  }
+  return Readable.from(
+    (async function* () {
+      yield head;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        progress();
+        yield next.value as Buffer;
+      }
+    })(),
+    { objectMode: false },
+  );
+}
+
+async function rewrite(
+  input: Readable,
+  output: Writable,
+  limits: typeof EXPORT_LIMITS,
+  progress: () => void,
+): Promise<ExportSummary> {
   const summary: ExportSummary = { sheets: 0, rows: 0, blankedColumns: [], datedColumns: [] };
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
@@ -188,44 +254,39 @@ export async function presentExportWorkbook(
   });
   writer.creator = 'WBS';
   writer.lastModifiedBy = 'WBS';
-  try {
-    for await (const sheetReader of reader as AsyncIterable<StreamSheetReader>) {
-      summary.sheets += 1;
-      const sheet = writer.addWorksheet(sheetReader.name ?? `Sheet${summary.sheets}`, {
-        headerFooter: { oddHeader: IDENTITY_WITHHELD_NOTE, evenHeader: IDENTITY_WITHHELD_NOTE },
+  for await (const sheetReader of reader as AsyncIterable<StreamSheetReader>) {
+    summary.sheets += 1;
+    const sheet = writer.addWorksheet(sheetReader.name ?? `Sheet${summary.sheets}`, {
+      headerFooter: { oddHeader: IDENTITY_WITHHELD_NOTE, evenHeader: IDENTITY_WITHHELD_NOTE },
+    });
+    let roles: ColumnRole[] | null = null;
+    for await (const row of sheetReader) {
+      summary.rows += 1;
+      progress();
+      if (summary.rows > limits.rows) throw new UnreadableWorkbook(`more than ${limits.rows} rows`);
+      const out = sheet.getRow(row.number);
+      const isHeader = roles === null && rowHasText(row);
+      if (isHeader) roles = headerRoles(row, limits, summary);
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
+        const role = isHeader ? 'keep' : (roles?.[column] ?? 'keep');
+        const target = out.getCell(column);
+        // A copy: the reader shares one style object among the cells of a style index.
+        target.style = { ...cell.style };
+        if (role === 'identity') return;
+        let value = plainValue(cell.value);
+        if (role === 'date') value = dateValue(value);
+        target.value = value;
+        if (value instanceof Date && role === 'date') target.numFmt = DATE_FORMAT;
+        if (isHeader && roles?.[column] === 'identity') target.note = IDENTITY_WITHHELD_NOTE;
       });
-      let roles: ColumnRole[] | null = null;
-      for await (const row of sheetReader) {
-        summary.rows += 1;
-        if (summary.rows > limits.rows) throw new UnreadableWorkbook(`more than ${limits.rows} rows`);
-        const out = sheet.getRow(row.number);
-        const isHeader = roles === null && rowHasText(row);
-        if (isHeader) roles = headerRoles(row, limits, summary);
-        row.eachCell({ includeEmpty: false }, (cell, column) => {
-          if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
-          const role = isHeader ? 'keep' : (roles?.[column] ?? 'keep');
-          const target = out.getCell(column);
-          // A copy: the reader shares one style object among the cells of a style index.
-          target.style = { ...cell.style };
-          if (role === 'identity') return;
-          let value = plainValue(cell.value);
-          if (role === 'date') value = dateValue(value);
-          target.value = value;
-          if (value instanceof Date && role === 'date') target.numFmt = DATE_FORMAT;
-          if (isHeader && roles?.[column] === 'identity') target.note = IDENTITY_WITHHELD_NOTE;
-        });
-        out.commit();
-      }
-      sheet.commit();
+      out.commit();
     }
-    if (summary.sheets === 0) throw new UnreadableWorkbook('no worksheet');
-    await writer.commit();
-    return summary;
-  } catch (error) {
-    input.destroy();
-    if (error instanceof UnreadableWorkbook) throw error;
-    throw new UnreadableWorkbook('not a readable xlsx', { cause: error });
+    sheet.commit();
   }
+  if (summary.sheets === 0) throw new UnreadableWorkbook('no worksheet');
+  await writer.commit();
+  return summary;
 }
 
 function rowHasText(row: ExcelJS.Row): boolean {
