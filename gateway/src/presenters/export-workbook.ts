@@ -254,6 +254,7 @@ async function rewrite(
   });
   writer.creator = 'WBS';
   writer.lastModifiedBy = 'WBS';
+  const styles = styleCache();
   for await (const sheetReader of reader as AsyncIterable<StreamSheetReader>) {
     summary.sheets += 1;
     const sheet = writer.addWorksheet(sheetReader.name ?? `Sheet${summary.sheets}`, {
@@ -271,22 +272,44 @@ async function rewrite(
         if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
         const role = isHeader ? 'keep' : (roles?.[column] ?? 'keep');
         const target = out.getCell(column);
-        // A copy: the reader shares one style object among the cells of a style index.
-        target.style = { ...cell.style };
-        if (role === 'identity') return;
-        let value = plainValue(cell.value);
+        let value = role === 'identity' ? null : plainValue(cell.value);
         if (role === 'date') value = dateValue(value);
+        target.style = styles.of(cell.style, value instanceof Date && role === 'date');
+        if (role === 'identity') return;
         target.value = value;
-        if (value instanceof Date && role === 'date') target.numFmt = DATE_FORMAT;
         if (isHeader && roles?.[column] === 'identity') target.note = IDENTITY_WITHHELD_NOTE;
       });
       out.commit();
+      // Committed rows wait as XML until the zip reads them, and reading the input alone never lets
+      // it: a pause now and then keeps that backlog to a few rows, not the whole sheet.
+      if (row.number % YIELD_EVERY_ROWS === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     sheet.commit();
   }
   if (summary.sheets === 0) throw new UnreadableWorkbook('no worksheet');
   await writer.commit();
   return summary;
+}
+
+const YIELD_EVERY_ROWS = 200;
+
+/**
+ * One shared style object per distinct style: the reader makes a new object for every cell, and the
+ * writer's style registry is only fast for an object it has seen (it serialises unknown ones).
+ */
+function styleCache() {
+  const known = new Map<string, Partial<ExcelJS.Style>>();
+  return {
+    of(style: Partial<ExcelJS.Style>, asDate: boolean): Partial<ExcelJS.Style> {
+      const key = `${asDate ? 'd' : 'k'}${JSON.stringify(style)}`;
+      let shared = known.get(key);
+      if (!shared) {
+        shared = asDate ? { ...style, numFmt: DATE_FORMAT } : { ...style };
+        known.set(key, shared);
+      }
+      return shared;
+    },
+  };
 }
 
 function rowHasText(row: ExcelJS.Row): boolean {
