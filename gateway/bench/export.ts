@@ -1,7 +1,7 @@
 /**
  * `pnpm exec node gateway/bench/export.ts`: time and memory of the export presenter rewriting a legacy
  * export of BENCH_EXPORT_ROWS rows (default 10,000) from file to file, as the route does. The input is
- * written first (streaming, like the real legacy: text dates, reporter names, a formula column), then
+ * written first (streaming, legacy-sim's columns as the real legacy might write them: text dates, reporter names, a formula column), then
  * the process's RSS and heap are sampled every 10 ms during the rewrite. The temporary folder is
  * removed at the end.
  */
@@ -9,6 +9,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXPORT_HEADERS } from '@wbs/legacy-sim';
 import ExcelJS from 'exceljs';
 import { presentExportWorkbook } from '../src/presenters/export-workbook.ts';
 
@@ -18,20 +19,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 async function legacyExport(path: string) {
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true });
   const sheet = writer.addWorksheet('Laporan');
-  sheet
-    .addRow([
-      'No',
-      'Tanggal',
-      'Nomor Laporan',
-      'Perusahaan',
-      'Kategori',
-      'Jalur Otorisasi',
-      'Status',
-      'Saluran',
-      'Nama Pelapor',
-      'Kejadian',
-    ])
-    .commit();
+  sheet.addRow(EXPORT_HEADERS).commit();
   for (let i = 1; i <= ROWS; i += 1) {
     const day = String((i % 28) + 1).padStart(2, '0');
     sheet
