@@ -90,6 +90,23 @@ describe('the export presenter', () => {
     }
   });
 
+  it('finds the header below a title row, and takes no report text for a header', async () => {
+    const input = await bookBytes((sheet) => {
+      sheet.addRow(['Laporan WBS Perumda Air Minum Tirta Kahuripan']);
+      sheet.addRow(['Dilaporkan oleh pelapor melalui website']);
+      sheet.addRow([]);
+      sheet.addRow(['No', 'Kejadian', 'Nama Pelapor', 'Tanggal']);
+      sheet.addRow([1, 'Pelapor melihat suap', 'Budi Santoso', '2026-11-21T09:58:26']);
+    });
+    const sheet = await load(await present(input));
+    expect(sheet.getCell('A1').value).toBe('Laporan WBS Perumda Air Minum Tirta Kahuripan');
+    expect(sheet.getCell('A2').value).toBe('Dilaporkan oleh pelapor melalui website');
+    expect(sheet.getCell('C4').note).toBe(IDENTITY_WITHHELD_NOTE);
+    expect(sheet.getCell('B5').value).toBe('Pelapor melihat suap');
+    expect(sheet.getCell('C5').value).toBeNull();
+    expect(sheet.getCell('D5').value).toEqual(new Date(Date.UTC(2026, 10, 21, 9, 58, 26)));
+  });
+
   it('turns text dates of date columns into date cells shown dd/mm/yyyy, keeping real dates', async () => {
     const real = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
     const texts: [string, Date | string][] = [

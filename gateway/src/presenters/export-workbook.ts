@@ -63,6 +63,21 @@ const IDENTITY_HEADERS = new Set(
 );
 /** Any header about the reporter or the whistleblower counts too (caseWhistleblowerPhone, Unit Pelapor…). */
 const IDENTITY_WORDS = /pelapor|whistleblower|reporter/;
+/** Other headers of the legacy's export: any of them marks the header row. */
+const EXPORT_HEADERS = new Set(
+  [
+    'No',
+    'Tanggal',
+    'Nomor Laporan',
+    'Nomor Pengaduan',
+    'Perusahaan',
+    'Kategori',
+    'Jalur Otorisasi',
+    'Status',
+    'Saluran',
+    'Kejadian',
+  ].map(headerKey),
+);
 const DATE_HEADERS = /^(tanggal|tgl|date|created|createddate|tanggaldibuat|waktu|waktulaporan)/;
 
 /** A legacy export is a few thousand rows; far beyond this the file is not an export (or is a bomb). */
@@ -266,7 +281,7 @@ async function rewrite(
       progress();
       if (summary.rows > limits.rows) throw new UnreadableWorkbook(`more than ${limits.rows} rows`);
       const out = sheet.getRow(row.number);
-      const isHeader = roles === null && rowHasText(row);
+      const isHeader = roles === null && isHeaderRow(row);
       if (isHeader) roles = headerRoles(row, limits, summary);
       row.eachCell({ includeEmpty: false }, (cell, column) => {
         if (column > limits.columns) throw new UnreadableWorkbook(`more than ${limits.columns} columns`);
@@ -312,10 +327,16 @@ function styleCache() {
   };
 }
 
-function rowHasText(row: ExcelJS.Row): boolean {
+/**
+ * The header row is the first row naming a column the gateway knows exactly (a title row above it, or
+ * none at all, is passed as it is): a report's text that merely mentions "pelapor" does not make a row
+ * the header.
+ */
+function isHeaderRow(row: ExcelJS.Row): boolean {
   let found = false;
   row.eachCell({ includeEmpty: false }, (cell) => {
-    if (headerText(cell.value).trim() !== '') found = true;
+    const key = headerKey(headerText(cell.value));
+    if (IDENTITY_HEADERS.has(key) || EXPORT_HEADERS.has(key)) found = true;
   });
   return found;
 }
