@@ -191,9 +191,10 @@ describe('the export presenter', () => {
         }
         expect(await rawParts(bytes)).not.toMatch(/<f[ >]/);
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
-  });
+    // Each run writes and reads two workbooks: generous on a loaded machine (no timing asserted).
+  }, 120_000);
 
   it('parses only real text dates', () => {
     fc.assert(
@@ -252,6 +253,22 @@ describe('the export presenter', () => {
     await expect(presentExportWorkbook(failing, sink())).rejects.toBeInstanceOf(UnreadableWorkbook);
   });
 
+  it('refuses rows out of order, and reads a hand-written sheet of inline strings and formulas', async () => {
+    const sheetXml = (rows: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+    const header =
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>Nama Pelapor</t></is></c><c r="B1" t="inlineStr"><is><t>Kejadian</t></is></c></row>';
+    const hostile =
+      '<row r="2"><c r="A2" t="inlineStr"><is><t>Budi</t></is></c><c r="B2" t="str"><f>HYPERLINK("http://evil.test","x")</f><v>x</v></c></row>';
+    const readable = await handWritten(sheetXml(header + hostile));
+    const sheet = await load(await present(readable));
+    expect(sheet.getCell('A2').value).toBeNull();
+    expect(sheet.getCell('B2').value).toBe('x');
+    expect(sheet.getCell('B2').formula).toBeUndefined();
+    const swapped = await handWritten(sheetXml(hostile + header));
+    await expect(present(swapped)).rejects.toThrow('rows out of order');
+  });
+
   it('refuses a workbook beyond the row limit', async () => {
     const input = await bookBytes((sheet) => {
       for (let i = 0; i < 30; i += 1) sheet.addRow([i]);
@@ -282,4 +299,26 @@ async function rawParts(xlsx: Buffer): Promise<string> {
       zip.readEntry();
     });
   });
+}
+
+/** A minimal xlsx written part by part (yazl), as a legacy other than exceljs might write it. */
+async function handWritten(sheetXml: string): Promise<Buffer> {
+  const { ZipFile } = await import('yazl');
+  const zip = new ZipFile();
+  const parts: Record<string, string> = {
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    'xl/workbook.xml':
+      '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Laporan" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    'xl/_rels/workbook.xml.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    'xl/worksheets/sheet1.xml': sheetXml,
+  };
+  for (const [name, text] of Object.entries(parts)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

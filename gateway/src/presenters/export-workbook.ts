@@ -276,10 +276,14 @@ async function rewrite(
       headerFooter: { oddHeader: IDENTITY_WITHHELD_NOTE, evenHeader: IDENTITY_WITHHELD_NOTE },
     });
     let roles: ColumnRole[] | null = null;
+    let lastRow = 0;
     for await (const row of sheetReader) {
       summary.rows += 1;
       progress();
       if (summary.rows > limits.rows) throw new UnreadableWorkbook(`more than ${limits.rows} rows`);
+      // The writer can only append: a row out of order would be lost or make an invalid sheet.
+      if (row.number <= lastRow) throw new UnreadableWorkbook('rows out of order');
+      lastRow = row.number;
       const out = sheet.getRow(row.number);
       const isHeader = roles === null && isHeaderRow(row);
       if (isHeader) roles = headerRoles(row, limits, summary);
