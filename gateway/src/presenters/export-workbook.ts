@@ -10,7 +10,7 @@
  * A workbook that cannot be read throws `UnreadableWorkbook`; the caller must not have sent a byte yet.
  */
 import { Readable, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 
 /** What is written in place of identities, in the header cell's note and the printed page header. */
 export const IDENTITY_WITHHELD_NOTE =
@@ -255,14 +255,16 @@ async function rewrite(
   progress: () => void,
 ): Promise<ExportSummary> {
   const summary: ExportSummary = { sheets: 0, rows: 0, blankedColumns: [], datedColumns: [] };
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  // Loaded on the first export, not at every gateway start (exceljs takes ~0.3–1.5 s to load).
+  const { stream } = (await import('exceljs')).default;
+  const reader = new stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'cache',
     entries: 'ignore',
   });
-  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const writer = new stream.xlsx.WorkbookWriter({
     stream: output,
     useStyles: true,
     useSharedStrings: false,
