@@ -49,6 +49,11 @@ const BENCHES: Bench[] = [
     what: 'gateway memory while 20 reports with 5 × 10 MB attachments upload at once',
     run: node('gateway/bench/uploads.ts'),
   },
+  {
+    name: 'export',
+    what: 'time and memory of the export presenter rewriting a 10,000-row legacy workbook',
+    run: node('gateway/bench/export.ts'),
+  },
 ];
 
 const wanted = process.argv.slice(2);

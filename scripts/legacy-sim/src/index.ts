@@ -11,6 +11,7 @@ import { seed } from './seed/seed.ts';
 import { Store } from './store/store.ts';
 
 export type { Knobs } from './knobs.ts';
+export { EXPORT_HEADERS } from './routes/export.ts';
 export { type DemoAccount, demoAccounts, demoCases } from './seed/demo-accounts.ts';
 export { SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
 

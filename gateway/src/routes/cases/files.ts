@@ -3,6 +3,7 @@
  * content type from the legacy (or application/octet-stream), an RFC 6266 `content-disposition` whose
  * file name we choose, and headers that keep a browser from ever rendering it.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { type RouteSchemaInput, routeSchema } from '../../schema.ts';
@@ -57,14 +58,27 @@ export function legacyFileName(header: string | string[] | undefined): string | 
 export function sendDownload(reply: FastifyReply, upstream: Dispatcher.ResponseData, name: string) {
   const length = upstream.headers['content-length'];
   const size = Array.isArray(length) ? length[0] : length;
+  return sendFile(reply, upstream.body, {
+    name,
+    contentType: safeContentType(upstream.headers['content-type']),
+    size: size && /^\d{1,15}$/.test(size) ? size : undefined,
+  });
+}
+
+/** Sends `body` as a download (headers that keep a browser from ever rendering it). */
+export function sendFile(
+  reply: FastifyReply,
+  body: Readable,
+  file: { name: string; contentType: string; size?: string | undefined },
+) {
   reply
-    .header('content-type', safeContentType(upstream.headers['content-type']))
-    .header('content-disposition', contentDisposition(name))
+    .header('content-type', file.contentType)
+    .header('content-disposition', contentDisposition(file.name))
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cache-control', 'no-store');
-  if (size && /^\d{1,15}$/.test(size)) reply.header('content-length', size);
-  return reply.send(upstream.body);
+  if (file.size) reply.header('content-length', file.size);
+  return reply.send(body);
 }
 
 /** The route schema of a download: the usual problems, and a binary 200. */

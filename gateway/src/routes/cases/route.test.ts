@@ -1,8 +1,9 @@
-import { createRequire } from 'node:module';
 import { SEED_STATUS } from '@wbs/legacy-sim';
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATE_FORMAT, IDENTITY_WITHHELD_NOTE } from '../../presenters/export-workbook.ts';
 import { browser, buildTestApp, demoAccounts, signIn, type TestApp } from '../../test/helpers.ts';
 import { contentDisposition, legacyFileName, safeContentType } from './files.ts';
 
@@ -513,24 +514,18 @@ describe('downloads', () => {
 });
 
 describe('POST /cases/export', () => {
-  // exceljs is legacy-sim's dependency, not the gateway's: load it from there, typed as far as used here.
-  const requireFromSim = createRequire(import.meta.resolve('@wbs/legacy-sim'));
-  type Sheet = { eachRow(visit: (row: { values: unknown }) => void): void };
-  type ExcelJs = {
-    Workbook: new () => {
-      xlsx: { load(data: ArrayBuffer): Promise<unknown> };
-      getWorksheet(name: string): Sheet | undefined;
-    };
-  };
-
-  async function rowsOf(xlsx: Buffer): Promise<string[][]> {
-    const ExcelJS = requireFromSim('exceljs') as ExcelJs;
+  async function sheetOf(xlsx: Buffer): Promise<ExcelJS.Worksheet> {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(xlsx as unknown as ArrayBuffer);
-    const sheet = book.getWorksheet('Laporan')!;
+    return book.getWorksheet('Laporan')!;
+  }
+
+  async function rowsOf(xlsx: Buffer): Promise<string[][]> {
+    const sheet = await sheetOf(xlsx);
     const rows: string[][] = [];
     sheet.eachRow((row) => {
-      rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? '')));
+      // Array.from: an empty cell is a hole in `values`.
+      rows.push(Array.from(row.values as unknown[], (v) => String(v ?? '')).slice(1));
     });
     return rows;
   }
@@ -565,6 +560,19 @@ describe('POST /cases/export', () => {
     for (const row of rows.slice(1)) {
       expect(row[3]).toBe('Perumda Air Minum Tirta Kahuripan');
       expect(row[6]).toBe('Investigasi');
+    }
+    // No reporter identity leaves in the file (#80): legacy-sim's Nama Pelapor names reporters.
+    const sheet = await sheetOf(res.rawPayload);
+    const nameColumn = rows[0]!.indexOf('Nama Pelapor') + 1;
+    expect(nameColumn).toBeGreaterThan(0);
+    expect(sheet.getCell(1, nameColumn).note).toBe(IDENTITY_WITHHELD_NOTE);
+    for (const row of rows.slice(1)) expect(row[nameColumn - 1]).toBe('');
+    // Tanggal is a real date cell shown DD/MM/YYYY.
+    const dateColumn = rows[0]!.indexOf('Tanggal') + 1;
+    for (let r = 2; r <= rows.length; r += 1) {
+      const cell = sheet.getCell(r, dateColumn);
+      expect(cell.value).toBeInstanceOf(Date);
+      expect(cell.numFmt).toBe(DATE_FORMAT);
     }
     expect(t.logs.filter((l) => l.audit === true && l.event === 'export').at(-1)).toMatchObject({
       companyId: 1,
