@@ -16,7 +16,12 @@ import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
-import { finishDocument, REQUEST_ID_PATTERN, SECURITY_SCHEMES, transformRoute } from './openapi-conventions.ts';
+import {
+  finishDocument,
+  REQUEST_ID_PATTERN,
+  SECURITY_SCHEMES,
+  transformRoute,
+} from './openapi-conventions.ts';
 import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
@@ -84,7 +89,8 @@ export const app = fp(
       hideUntagged: true,
       // The conventions every operation gets, routes added later included (openapi-conventions.ts).
       transform: transformRoute as never,
-      transformObject: (document) => finishDocument((document as { openapiObject: never }).openapiObject) as never,
+      transformObject: (document) =>
+        finishDocument((document as { openapiObject: never }).openapiObject) as never,
     });
     if (config.docsEnabled) {
       await app.register(swaggerUi, { routePrefix: '/api/docs' });

@@ -136,9 +136,7 @@ declare module 'fastify' {
 function pathPattern(url: string): RegExp {
   const source = url
     .split('/')
-    .map((segment) =>
-      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
@@ -163,7 +161,10 @@ export const errorsPlugin = fp(
     app.addHook('onRoute', (route) => {
       // Catch-all routes (static files) would make every unknown path "known".
       if (route.url.includes('*')) return;
-      const entry = methodsByPattern.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set() };
+      const entry = methodsByPattern.get(route.url) ?? {
+        pattern: pathPattern(route.url),
+        methods: new Set(),
+      };
       for (const method of [route.method].flat()) entry.methods.add(method);
       methodsByPattern.set(route.url, entry);
     });

@@ -61,7 +61,10 @@ const SUBJECTS: LabelledSubject[] = [
   ...([1, 2, 3, 4, 5, 6] as UserTypeId[]).flatMap((type): LabelledSubject[] =>
     type === 4 || type === 5
       ? [
-          { label: `${type} ${USER_TYPE_NAMES[type]} (role istimewa)`, subject: { userTypeId: type, role: PRIVILEGED_ROLE } },
+          {
+            label: `${type} ${USER_TYPE_NAMES[type]} (role istimewa)`,
+            subject: { userTypeId: type, role: PRIVILEGED_ROLE },
+          },
           { label: `${type} ${USER_TYPE_NAMES[type]}`, subject: { userTypeId: type, role: 0 } },
         ]
       : [{ label: `${type} ${USER_TYPE_NAMES[type]}`, subject: { userTypeId: type, role: null } }],
@@ -107,7 +110,8 @@ export function transformRoute({ schema, url, route }: TransformInput): { schema
 }
 
 const REQUEST_ID_HEADER = {
-  description: 'The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one.',
+  description:
+    'The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one.',
   schema: { type: 'string' },
 };
 const RETRY_AFTER_HEADER = {
@@ -169,7 +173,11 @@ function problemResponse(description: string, retryAfter: boolean, example?: str
 }
 
 const COMPONENT_RESPONSES: Json = {
-  Validation: problemResponse('`validation` or `bad-request`: a field is missing or wrong (`errors`).', false, 'validation'),
+  Validation: problemResponse(
+    '`validation` or `bad-request`: a field is missing or wrong (`errors`).',
+    false,
+    'validation',
+  ),
   Unauthorized: problemResponse('`unauthorized`: no valid session.', false, 'unauthorized'),
   Forbidden: problemResponse(
     '`forbidden` (not allowed for this user), `csrf` (cookie without a matching `Origin`) or ' +
@@ -179,13 +187,21 @@ const COMPONENT_RESPONSES: Json = {
   ),
   NotFound: problemResponse('`not-found`: no such record, or not in the caller’s scope.', false, 'not-found'),
   TooManyRequests: problemResponse('`rate-limited`: wait `Retry-After` seconds.', true, 'rate-limited'),
-  ClientProblem: problemResponse(`Other client problems: ${problemTypesWith((s) => s >= 400 && s < 500).join(', ')}.`, false, 'legacy-error'),
+  ClientProblem: problemResponse(
+    `Other client problems: ${problemTypesWith((s) => s >= 400 && s < 500).join(', ')}.`,
+    false,
+    'legacy-error',
+  ),
   Unavailable: problemResponse(
     '`legacy-unavailable`, `store-unavailable` or `busy`: try again after `Retry-After` seconds.',
     true,
     'legacy-unavailable',
   ),
-  ServerProblem: problemResponse(`Server problems: ${problemTypesWith((s) => s >= 500).join(', ')}.`, false, 'internal'),
+  ServerProblem: problemResponse(
+    `Server problems: ${problemTypesWith((s) => s >= 500).join(', ')}.`,
+    false,
+    'internal',
+  ),
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -211,7 +227,9 @@ function extractComponents(node: unknown, schemas: Record<string, Json>): unknow
     name = `${componentName(title)}${n}`;
   }
   schemas[name] = shape;
-  return description === undefined ? { $ref: `#/components/schemas/${name}` } : { $ref: `#/components/schemas/${name}`, description };
+  return description === undefined
+    ? { $ref: `#/components/schemas/${name}` }
+    : { $ref: `#/components/schemas/${name}`, description };
 }
 
 /** @fastify/swagger `transformObject`: document-wide conventions. */
@@ -228,7 +246,8 @@ export function finishDocument(doc: Json): Json {
   const extracted = extractComponents(paths, schemas);
   const tagNames = new Set<string>();
   for (const item of Object.values(paths)) {
-    for (const op of Object.values(item)) for (const tag of (op.tags as string[] | undefined) ?? []) tagNames.add(tag);
+    for (const op of Object.values(item))
+      for (const tag of (op.tags as string[] | undefined) ?? []) tagNames.add(tag);
   }
   const components = (doc.components ?? {}) as Json;
   return {

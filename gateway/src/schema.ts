@@ -4,8 +4,8 @@
  * the original valibot schema, so field errors carry the spec's section-5 messages.
  */
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
-import { fieldErrors } from '@wbs/shared/forms';
 import * as sharedApi from '@wbs/shared/api/index';
+import { fieldErrors } from '@wbs/shared/forms';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';

@@ -296,7 +296,8 @@ export class LegacyClient {
    */
   #checkCode(code: number, messages: string[]) {
     if (code === LEGACY_CODE.SUCCESS) return;
-    if (messages.length > 0 && messages.every((m) => m === LEGACY_NOT_FOUND)) throw new ApiProblem('not-found');
+    if (messages.length > 0 && messages.every((m) => m === LEGACY_NOT_FOUND))
+      throw new ApiProblem('not-found');
     const severity = code === LEGACY_CODE.WARNING ? 'warning' : 'error';
     throw new ApiProblem(severity === 'warning' ? 'legacy-warning' : 'legacy-error', {
       severity,
