@@ -204,6 +204,58 @@ const COMPONENT_RESPONSES: Json = {
   ),
 };
 
+const EXAMPLE_USER = {
+  id: 12,
+  username: 'admin.kahuripan',
+  email: 'admin@kahuripan.example',
+  displayName: 'Admin Kahuripan',
+  userTypeId: 2,
+  userTypeName: 'Admin Perusahaan',
+  role: 1,
+  partnerId: null,
+  companyId: 1,
+  caseLineId: null,
+  whistleblowerId: null,
+  staffId: null,
+};
+
+/** Examples of the main operations, by operationId: the request body and the success reply. */
+const EXAMPLES: Record<string, { request?: unknown; reply?: unknown }> = {
+  postSession: {
+    request: { username: 'admin.kahuripan', password: 'kata-sandi-anda' },
+    reply: { user: EXAMPLE_USER },
+  },
+  getSession: { reply: { user: null, passwordChangeRequired: false } },
+  postPartners: {
+    request: {
+      name: 'PT Air Sejahtera',
+      username: 'air.sejahtera',
+      email: 'admin@airsejahtera.example',
+      phone: '0215550123',
+      address: 'Jl. Merdeka 1, Jakarta',
+      provinceId: 31,
+      cityId: 3171,
+    },
+    reply: { id: 4, message: 'Partner berhasil disimpan', initialPassword: 'Xk7!pQ2m' },
+  },
+  postTracking: { request: { caseNumber: 'WBS-10000002', password: 'kata-sandi-laporan' } },
+};
+
+/** Puts an operation's examples on its JSON request body and its first success reply. */
+function addExamples(op: Json, responses: Record<string, Json>) {
+  const example = EXAMPLES[op.operationId as string];
+  if (!example) return;
+  const body = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.[
+    'application/json'
+  ];
+  if (body && example.request !== undefined) body.example = example.request;
+  const success = Object.keys(responses).find((status) => status.startsWith('2'));
+  const reply = success
+    ? (responses[success]?.content as Record<string, Json> | undefined)?.['application/json']
+    : undefined;
+  if (reply && example.reply !== undefined) reply.example = example.reply;
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -309,6 +361,7 @@ function finishOperation(path: string, method: string, op: Json) {
     const json = (response.content as Json | undefined)?.['application/json'] as Json | undefined;
     if (json && (json.schema as Json | undefined)?.type === 'null') delete response.content;
   }
+  addExamples(op, responses);
   delete responses['4XX'];
   delete responses['5XX'];
   const hasInput = parameters.length > 1 || op.requestBody !== undefined;
