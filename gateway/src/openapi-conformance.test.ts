@@ -4,6 +4,8 @@
  * every reply (status, media type, body, X-Request-Id) is validated against the document with Ajv
  * (JSON Schema 2020-12, the dialect of OpenAPI 3.1).
  */
+
+import { demoCases } from '@wbs/legacy-sim';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +29,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+/** Every operation; signing out last, since it ends the legacy token the other calls share. */
 function operations(): Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) out.push({ method, path, op });
   }
-  return out;
+  const signOut = (o: Operation) => (o.method === 'delete' && o.path === '/api/v1/session' ? 1 : 0);
+  return out.sort((a, b) => signOut(a) - signOut(b));
 }
 
 /** The demo account matching a subject label of `x-allowed-subjects` (`4 Staff … (role istimewa)`). */
@@ -61,7 +65,16 @@ const resolve = (node: Json): Json => {
 };
 
 /** A value the schema accepts (the smallest sensible one): ids 1, dates of this year, texts of minLength. */
+/** Values the document cannot say (cross-field or legacy rules): a seeded region, a period of days. */
+const KNOWN_VALUES: Record<string, unknown> = {
+  provinceId: 31,
+  cityId: 3171,
+  from: '2026-01-01',
+  to: '2026-12-31',
+};
+
 function sample(schemaNode: Json, name = ''): unknown {
+  if (name in KNOWN_VALUES) return KNOWN_VALUES[name];
   const schema = resolve(schemaNode);
   if (schema.enum) return (schema.enum as unknown[])[0];
   if (schema.anyOf) return sample((schema.anyOf as Json[])[0] as Json, name);
@@ -89,8 +102,12 @@ async function call({ method, path, op }: Operation) {
   const signedIn = allowed.find((label) => !label.startsWith('anonim') && accountFor(label));
   const account = signedIn ? accountFor(signedIn) : undefined;
   const headers: Record<string, string> = { origin: ORIGIN, 'x-request-id': `conformance-${op.operationId}` };
-  const isSignOut = method === 'delete' && path === '/api/v1/session';
-  if (account) headers.cookie = await cookieFor(account.username, account.password, isSignOut);
+  // Signing out and a refused password change end their session: they get a session of their own.
+  const endsSession =
+    (method === 'delete' && path === '/api/v1/session') || (method === 'put' && path === '/api/v1/password');
+  if (account) headers.cookie = await cookieFor(account.username, account.password, endsSession);
+  // The user's other sessions may end with it (a refused password change ends them all): sign in anew.
+  if (account && endsSession) cookies.delete(account.username);
 
   const query: Record<string, string> = {};
   let url = path;
@@ -105,9 +122,15 @@ async function call({ method, path, op }: Operation) {
   let payload: unknown;
   const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
   if (content['application/json']) payload = sample(content['application/json'].schema as Json);
+  // Tracking is proven by a seeded report's number and password.
+  if (path.startsWith('/api/v1/tracking') && payload && typeof payload === 'object') {
+    const [report] = demoCases;
+    payload = { ...(payload as Json), caseNumber: report?.caseNumber, password: report?.password };
+  }
   if (method === 'post' && path === '/api/v1/session') {
-    const admin = demoAccounts.find((a) => a.username === 'admin');
-    payload = { username: admin?.username, password: admin?.password };
+    // An account no other call uses, so this sign-in does not meet the sessions the other calls share.
+    const reporter = demoAccounts.find((a) => a.username === 'pelapor');
+    payload = { username: reporter?.username, password: reporter?.password };
   }
   return t.app.inject({
     method: method.toUpperCase() as 'GET',
@@ -131,6 +154,7 @@ describe('every operation of the OpenAPI document', () => {
       exercised.add(id);
       const status = String(res.statusCode);
       statuses[status[0] ?? '?'] = (statuses[status[0] ?? '?'] ?? 0) + 1;
+      if (process.env.CONFORMANCE_VERBOSE) console.info(id, status, res.body.slice(0, 160));
       if (res.headers['x-request-id'] !== `conformance-${id}`)
         violations.push(`${id}: X-Request-Id not echoed`);
       const responses = operation.op.responses as Record<string, Json>;
@@ -162,6 +186,9 @@ describe('every operation of the OpenAPI document', () => {
     }
     console.info('conformance replies by status class', statuses);
     expect(violations).toEqual([]);
+    // Most calls must succeed (44 of 63 did when written): the rest are refusals by rules the document
+    // cannot state (a legacy reference, a record in use, multipart bodies), still validated above.
+    expect(statuses['2'] ?? 0).toBeGreaterThanOrEqual(40);
     const missing = ops.map((o) => o.op.operationId as string).filter((id) => !exercised.has(id));
     expect(missing, 'operations not exercised').toEqual([]);
   }, 120_000);
