@@ -96,6 +96,10 @@ export function toProblem(error: unknown): ApiProblem {
   if (fastifyError?.code === 'FST_ERR_VALIDATION') {
     return new ApiProblem('validation', { errors: {} });
   }
+  // busboy refuses a malformed multipart header ("Multipart: Boundary not found") with a plain Error.
+  if (error instanceof Error && error.message.startsWith('Multipart: ')) {
+    return new ApiProblem('bad-request', { status: 400, cause: error.message });
+  }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new ApiProblem('not-found');

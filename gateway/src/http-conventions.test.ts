@@ -99,4 +99,15 @@ describe('HTTP conventions', () => {
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
+
+  it('a multipart body without a boundary is a 400, not a 500', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cases',
+      payload: 'xx',
+      headers: { 'content-type': 'multipart/form-data', origin: 'http://localhost' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().type).toMatch(/\/bad-request$/);
+  });
 });
