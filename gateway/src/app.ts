@@ -17,6 +17,12 @@ import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
+import {
+  finishDocument,
+  REQUEST_ID_PATTERN,
+  SECURITY_SCHEMES,
+  transformRoute,
+} from './openapi-conventions.ts';
 import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
@@ -47,6 +53,8 @@ export const OPENAPI_INFO = {
   description:
     'Backend-for-frontend of the WBS whistleblowing system. Cookie session (`wbs_session`), ' +
     'RFC 9457 problem details with Indonesian texts. See docs/api-contract.md.',
+  contact: { name: 'WBS team', url: 'https://wbs.example/' },
+  license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
 };
 
 export const app = fp(
@@ -78,13 +86,13 @@ export const app = fp(
         openapi: '3.1.0',
         info: OPENAPI_INFO,
         servers: [{ url: '/' }],
-        components: {
-          securitySchemes: {
-            session: { type: 'apiKey', in: 'cookie', name: 'wbs_session' },
-          },
-        },
+        components: { securitySchemes: SECURITY_SCHEMES as never },
       },
       hideUntagged: true,
+      // The conventions every operation gets, routes added later included (openapi-conventions.ts).
+      transform: transformRoute as never,
+      transformObject: (document) =>
+        finishDocument((document as { openapiObject: never }).openapiObject) as never,
     });
     if (config.docsEnabled) {
       await app.register(swaggerUi, { routePrefix: '/api/docs' });
@@ -105,7 +113,11 @@ export async function buildApp(
     logger: opts.logStream
       ? { ...loggerOptions(config.logLevel), stream: opts.logStream }
       : loggerOptions(config.logLevel),
-    genReqId: () => randomUUID(),
+    // A caller's (or proxy's) valid X-Request-Id is kept, so one id follows a request end to end.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
     requestIdHeader: false,
     // Our own response line replaces Fastify's request/response lines (see logging.ts).
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),

@@ -16,6 +16,7 @@ export const PROBLEMS = {
   forbidden: { status: 403, title: PROBLEM_MESSAGES.forbidden },
   csrf: { status: 403, title: PROBLEM_MESSAGES.csrf },
   'not-found': { status: 404, title: PROBLEM_MESSAGES.notFound },
+  'method-not-allowed': { status: 405, title: PROBLEM_MESSAGES.methodNotAllowed },
   conflict: { status: 409, title: PROBLEM_MESSAGES.idempotencyConflict },
   'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
   'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
@@ -95,6 +96,10 @@ export function toProblem(error: unknown): ApiProblem {
   if (fastifyError?.code === 'FST_ERR_VALIDATION') {
     return new ApiProblem('validation', { errors: {} });
   }
+  // busboy refuses a malformed multipart header ("Multipart: Boundary not found") with a plain Error.
+  if (error instanceof Error && error.message.startsWith('Multipart: ')) {
+    return new ApiProblem('bad-request', { status: 400, cause: error.message });
+  }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new ApiProblem('not-found');
@@ -107,8 +112,15 @@ export function toProblem(error: unknown): ApiProblem {
   return new ApiProblem('internal', { cause: error });
 }
 
+/** Seconds a 503 asks the client to wait when its thrower named none (the legacy or store is away). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
 export function sendProblem(reply: FastifyReply, problem: ApiProblem): FastifyReply {
   if (problem.extras.retryAfter !== undefined) reply.header('retry-after', String(problem.extras.retryAfter));
+  // Every 503 says when to come back (legacy-unavailable, store-unavailable, busy).
+  if (problem.status === 503 && !reply.hasHeader('retry-after')) {
+    reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  }
   // A server at capacity does not read the rest of a body it refused (an upload of up to 50 MB).
   if (problem.type === 'busy') reply.header('connection', 'close');
   return reply.code(problem.status).type('application/problem+json').send(problem.toJSON());
@@ -122,6 +134,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     spaFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean;
   }
+}
+
+/** A route URL (`/api/v1/cases/:id`) as a whole-path regular expression. */
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
 }
 
 export const errorsPlugin = fp(
@@ -139,9 +160,33 @@ export const errorsPlugin = fp(
       if (problem.status === 401) reply.clearSessionCookies?.();
       return sendProblem(reply, problem);
     });
+    // Every route's path pattern with its methods, so a known path asked with a wrong method is a 405.
+    const methodsByPattern = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+    app.addHook('onRoute', (route) => {
+      // Catch-all routes (static files) would make every unknown path "known".
+      if (route.url.includes('*')) return;
+      const entry = methodsByPattern.get(route.url) ?? {
+        pattern: pathPattern(route.url),
+        methods: new Set(),
+      };
+      for (const method of [route.method].flat()) entry.methods.add(method);
+      methodsByPattern.set(route.url, entry);
+    });
+    const allowedMethods = (path: string) => {
+      const allowed = new Set<string>();
+      for (const { pattern, methods } of methodsByPattern.values()) {
+        if (pattern.test(path)) for (const method of methods) allowed.add(method);
+      }
+      return [...allowed].sort();
+    };
     app.setNotFoundHandler((request, reply) => {
       // Non-API GETs fall back to the web app's index.html when it is served (see static.ts).
       if (request.server.spaFallback?.(request, reply)) return reply;
+      const allowed = allowedMethods(request.url.split('?')[0] ?? '');
+      if (allowed.length > 0) {
+        reply.header('allow', allowed.join(', '));
+        return sendProblem(reply, new ApiProblem('method-not-allowed'));
+      }
       return sendProblem(reply, new ApiProblem('not-found'));
     });
   },

@@ -37,4 +37,48 @@ describe('OpenAPI document', () => {
       .map(({ path, method }) => `${method.toUpperCase()} ${path}`);
     expect(missing).toEqual([]);
   });
+
+  it('gives every operation an operationId, security, its callers and problem+json errors', () => {
+    const doc = JSON.parse(generated);
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<string, Record<string, Record<string, unknown>>>,
+    )) {
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(op.operationId, where).toEqual(expect.any(String));
+        expect(ids.has(op.operationId as string), `${where}: duplicate operationId`).toBe(false);
+        ids.add(op.operationId as string);
+        expect(Array.isArray(op.security), `${where}: security`).toBe(true);
+        expect((op['x-allowed-subjects'] as string[]).length, `${where}: callers`).toBeGreaterThan(0);
+        const responses = op.responses as Record<string, { $ref?: string }>;
+        expect(responses['4XX']?.$ref, where).toBe('#/components/responses/ClientProblem');
+        expect(responses['503']?.$ref, where).toBe('#/components/responses/Unavailable');
+      }
+    }
+    const unavailable = doc.components.responses.Unavailable;
+    expect(Object.keys(unavailable.content)).toEqual(['application/problem+json']);
+    expect(unavailable.headers['Retry-After']).toBeDefined();
+  });
+
+  it('requires what the server refuses when missing', () => {
+    const doc = JSON.parse(generated);
+    expect(doc.components.schemas.LoginRequest.required).toEqual(['username', 'password']);
+    expect(JSON.stringify(doc.components.schemas.LoginRequest)).not.toContain('"default"');
+    const dashboard = doc.paths['/api/v1/dashboard/summary'].get.parameters as {
+      name: string;
+      required: boolean;
+    }[];
+    expect(dashboard.filter((p) => p.required).map((p) => p.name)).toEqual(['from', 'to']);
+    // No default anywhere that its own schema refuses (spectral: oas3-valid-schema-example).
+    expect(generated).not.toMatch(/"default": ""/);
+  });
+
+  it('public operations need no session; a signed-in operation names the cookie scheme', () => {
+    const doc = JSON.parse(generated);
+    expect(doc.paths['/api/v1/tracking'].post.security).toEqual([]);
+    expect(doc.paths['/api/v1/partners'].get.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/v1/cases'].post.security).toEqual([{}, { session: [] }]);
+    expect(doc.paths['/api/v1/partners'].get['x-allowed-subjects']).toEqual(['1 Administrator']);
+  });
 });

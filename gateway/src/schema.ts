@@ -4,11 +4,14 @@
  * the original valibot schema, so field errors carry the spec's section-5 messages.
  */
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
-import { problemSchema } from '@wbs/shared/api/common';
+import * as sharedApi from '@wbs/shared/api/index';
 import { fieldErrors } from '@wbs/shared/forms';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import * as v from 'valibot';
 import { FieldErrors } from './errors.ts';
+import { IDEMPOTENT_MARK } from './openapi-conventions.ts';
 
 type AnySchema = v.GenericSchema;
 type JsonObject = Record<string, unknown>;
@@ -22,6 +25,44 @@ const baseConfig: ConversionConfig = {
   ignoreActions: ['trim', 'partial_check', 'check'],
 };
 
+/** Shared shapes (the exports of shared/src/api) by valibot schema: their names in `components.schemas`. */
+const sharedNames = new Map<unknown, string>();
+// Sorted, and the first name wins for a schema exported under two names: the same name on every run.
+for (const [name, value] of Object.entries(sharedApi).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  if (typeof value === 'object' && value !== null && 'kind' in value && !sharedNames.has(value)) {
+    sharedNames.set(value, name);
+  }
+}
+
+const defaultsCheck = new Ajv({ strict: false });
+addFormats.default(defaultsCheck);
+
+/**
+ * A request field whose default breaks its own limits (`optional(minLength(1), '')`, kept so a missing
+ * field gets its own "wajib diisi" text) is one the server refuses when missing: document it as
+ * required and without that default, so a generated client cannot leave it out.
+ */
+function requireRefusedDefaults(json: JsonObject): JsonObject {
+  const properties = json.properties as Record<string, JsonObject> | undefined;
+  if (json.type !== 'object' || !properties) return json;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  const fixed: Record<string, JsonObject> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (!('default' in property)) {
+      fixed[name] = property;
+      continue;
+    }
+    const { default: fallback, ...rest } = property;
+    if (defaultsCheck.validate(rest, fallback)) {
+      fixed[name] = property;
+      continue;
+    }
+    fixed[name] = rest;
+    required.add(name);
+  }
+  return { ...json, properties: fixed, required: [...required] };
+}
+
 /** valibot → draft-07 JSON Schema without `$schema`; `input` for requests, `output` for replies. */
 export function toJson(schema: AnySchema, typeMode: 'input' | 'output'): JsonObject {
   let cache = converted.get(schema);
@@ -31,7 +72,8 @@ export function toJson(schema: AnySchema, typeMode: 'input' | 'output'): JsonObj
   }
   const hit = cache.get(typeMode);
   if (hit) return hit;
-  const { $schema: _drop, ...json } = toJsonSchema(schema, { ...baseConfig, typeMode }) as JsonObject;
+  const { $schema: _drop, ...raw } = toJsonSchema(schema, { ...baseConfig, typeMode }) as JsonObject;
+  const json = typeMode === 'input' ? requireRefusedDefaults(raw) : raw;
   cache.set(typeMode, json);
   return json;
 }
@@ -39,12 +81,16 @@ export function toJson(schema: AnySchema, typeMode: 'input' | 'output'): JsonObj
 /** A request part: the JSON Schema Fastify sees, remembering which valibot schema validates it. */
 function requestPart(schema: AnySchema): JsonObject {
   // A fresh object per use, so the WeakMap key is unique to this valibot schema.
-  const json = { ...toJson(schema, 'input') };
+  const json = { ...toJson(schema, 'input'), ...componentMark(schema) };
   valibotOf.set(json, schema);
   return json;
 }
 
-const problemJson = () => toJson(problemSchema, 'output');
+/** Names a shared shape for the document (see openapi-conventions.ts); other schemas stay inline. */
+function componentMark(schema: AnySchema): JsonObject {
+  const name = sharedNames.get(schema);
+  return name ? { 'x-component': name } : {};
+}
 
 export type RouteSchemaInput = {
   summary: string;
@@ -56,6 +102,8 @@ export type RouteSchemaInput = {
   response: Record<number, AnySchema | null>;
   /** Extra description for the docs. */
   description?: string;
+  /** The route honours an `Idempotency-Key` header (documented as a parameter). */
+  idempotent?: boolean;
   /**
    * A multipart/form-data body, documented only: the handler reads it as a stream (uploads), so no
    * schema validates it here. `files` names the file fields (shown as binary).
@@ -70,11 +118,11 @@ export function routeSchema(input: RouteSchemaInput): FastifySchema {
     response[status] =
       schema === null
         ? { description: 'Tanpa isi', type: 'null' }
-        : { description: 'OK', ...toJson(schema, 'output') };
+        : { description: 'OK', ...toJson(schema, 'output'), ...componentMark(schema) };
   }
-  response['4xx'] = { description: 'Problem (RFC 9457)', ...problemJson() };
-  response['5xx'] = { description: 'Problem (RFC 9457)', ...problemJson() };
+  // Problems are sent by the error handler as they are; the document lists them (openapi-conventions.ts).
   const schema: FastifySchema & JsonObject = { summary: input.summary, tags: input.tags, response };
+  if (input.idempotent) schema[IDEMPOTENT_MARK] = true;
   if (input.description) schema.description = input.description;
   if (input.params) schema.params = requestPart(input.params);
   if (input.querystring) schema.querystring = requestPart(input.querystring);

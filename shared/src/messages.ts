@@ -137,6 +137,7 @@ export const PROBLEM_MESSAGES = {
   unauthorized: 'Sesi Anda telah berakhir, silakan masuk kembali',
   forbidden: 'Anda tidak memiliki akses untuk tindakan ini',
   notFound: 'Data tidak ditemukan',
+  methodNotAllowed: 'Metode ini tidak berlaku untuk alamat ini',
   csrf: 'Permintaan ditolak karena berasal dari situs lain',
   passwordChangeRequired: 'Anda harus mengganti kata sandi awal sebelum melanjutkan',
   legacyUnavailable: 'Layanan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',

@@ -64,6 +64,9 @@ const unique = (messages: readonly string[]) => [
   ...new Set(messages.map((m) => m.trim()).filter((m) => m !== '')),
 ];
 
+/** The legacy's message for a record it does not have (code 0), on every master and case call. */
+const LEGACY_NOT_FOUND = 'Data tidak ditemukan';
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -287,9 +290,14 @@ export class LegacyClient {
     return new ApiProblem('legacy-bad-reply', { cause: 'unexpected shape' });
   }
 
-  /** Legacy code → our outcome: 1 passes, 0 is a warning, -1 an error (both 422, legacy messages). */
+  /**
+   * Legacy code → our outcome: 1 passes, 0 is a warning, -1 an error (both 422, legacy messages); a
+   * refusal whose only message is the legacy's "not found" is a 404 `not-found`, as for any missing record.
+   */
   #checkCode(code: number, messages: string[]) {
     if (code === LEGACY_CODE.SUCCESS) return;
+    if (messages.length > 0 && messages.every((m) => m === LEGACY_NOT_FOUND))
+      throw new ApiProblem('not-found');
     const severity = code === LEGACY_CODE.WARNING ? 'warning' : 'error';
     throw new ApiProblem(severity === 'warning' ? 'legacy-warning' : 'legacy-error', {
       severity,

@@ -6,9 +6,9 @@ import { ApiProblem } from '../errors.ts';
  * `message: [success text, initial password]`: the new account's password travels only in this reply
  * (never logged), so the administrator can hand it over once.
  */
-export function presentCreatedAccount(messages: readonly string[]): CreatedAccountReply {
+export function presentCreatedAccount(messages: readonly string[], id: number | null): CreatedAccountReply {
   const password = messages[1]?.trim();
-  return { message: messages[0] ?? '', initialPassword: password ? password : null };
+  return { id, message: messages[0] ?? '', initialPassword: password ? password : null };
 }
 
 /** Legacy refusals of an account that name one field of our forms. */

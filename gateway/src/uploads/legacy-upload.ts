@@ -12,7 +12,7 @@ import type { LegacyAuth } from '../legacy/client.ts';
 import type { SpooledFile } from './spool.ts';
 
 /** The Content-Type sent for each detected content (the legacy stores it for downloads). */
-const MIME: Record<string, string> = {
+export const MIME: Record<string, string> = {
   pdf: 'application/pdf',
   ai: 'application/pdf',
   png: 'image/png',

@@ -57,6 +57,10 @@ export type ListQuery = v.InferOutput<typeof listQuery>;
 export const messageReply = v.object({ message: v.string() });
 export type MessageReply = v.InferOutput<typeof messageReply>;
 
+/** A created record: its id (its URL is in `Location`), null when the legacy did not return one. */
+export const createdReply = v.object({ id: v.nullable(v.number()), message: v.string() });
+export type CreatedReply = v.InferOutput<typeof createdReply>;
+
 export const emptyBody = v.optional(v.object({}));
 
 /** RFC 9457 problem details as the gateway sends them (`application/problem+json`). */

@@ -30,6 +30,8 @@ export const partnerOptionsReply = itemsOf(optionSchema);
  * random initial password and returns it once; it is shown once to the administrator (decision 46).
  */
 export const createdAccountReply = v.object({
+  /** The new record's id (its URL is in `Location`); null when the legacy did not return one. */
+  id: v.nullable(v.number()),
   message: v.string(),
   /** null when the legacy did not return one. */
   initialPassword: nullableString,

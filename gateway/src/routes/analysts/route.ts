@@ -11,6 +11,7 @@ import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownCompanyId } from '../../policies/scope.ts';
 import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
+import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentAnalyst } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 import { assertOfferedRole } from '../user-roles/offered.ts';
@@ -94,16 +95,16 @@ export default async function analystRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { fullName, username, email, roleId, caseLineId } = request.body;
       await assertOfferedRole(request, roleId);
-      const { messages } = await withAccountFieldErrors(() =>
+      const { messages, data } = await withAccountFieldErrors(() =>
         request.legacy.call({
           name: 'CompanyStaffMaster.create',
           method: 'POST',
           path: '/CompanyStaffMaster',
           json: { fullName, username, email, roleId, caseLineId, companyId: ownCompanyId(request) },
-          data: ignored,
+          data: createdRecord('companyStaffId'),
         }),
       );
-      return reply.code(201).send(presentCreatedAccount(messages));
+      return sendCreated(request, reply, presentCreatedAccount(messages, createdId(data, 'companyStaffId')));
     },
   );
 

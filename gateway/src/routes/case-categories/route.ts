@@ -1,6 +1,6 @@
 /** Case categories: read (anyone, company-scoped) and create/update (type 2, own company). */
 import { caseCategoryRequest } from '@wbs/shared/api/case-categories';
-import { idParams, messageReply } from '@wbs/shared/api/common';
+import { createdReply, idParams, messageReply } from '@wbs/shared/api/common';
 import { caseCategoriesReply, companyQuery } from '@wbs/shared/api/reference';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import { ApiProblem } from '../../errors.ts';
 import { legacyCategories, legacyCategoryGroups } from '../../legacy/categories.ts';
 import { ignored } from '../../legacy/schemas.ts';
 import { companyForReference, outOfScope, ownCompanyId } from '../../policies/scope.ts';
+import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentCaseCategory } from '../../presenters/reference.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -60,20 +61,23 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
         summary: 'Tambah kategori',
         tags,
         body: caseCategoryRequest,
-        response: { 201: messageReply },
+        response: { 201: createdReply },
       }),
     },
     async (request, reply) => {
       const companyId = ownCompanyId(request);
       const groupId = await checkGroup(request, companyId, request.body.groupId);
-      const { messages } = await request.legacy.call({
+      const { messages, data } = await request.legacy.call({
         name: 'CaseCategory.create',
         method: 'POST',
         path: '/CaseCategory',
         json: { caseCategoryName: request.body.name, caseCategoryGroupId: groupId ?? 0, companyId },
-        data: ignored,
+        data: createdRecord('caseCategoryId'),
       });
-      return reply.code(201).send({ message: messages[0] ?? '' });
+      return sendCreated(request, reply, {
+        id: createdId(data, 'caseCategoryId'),
+        message: messages[0] ?? '',
+      });
     },
   );
 

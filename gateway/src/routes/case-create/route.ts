@@ -131,6 +131,7 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
     {
       config: { policy: 'cases:create' },
       schema: routeSchema({
+        idempotent: true,
         summary: 'Buat laporan (multipart/form-data)',
         description:
           'Tamu: kata sandi pengaduan wajib, perusahaan 1. Pengguna masuk: `channelId`; partner: `companyId`. ' +

@@ -56,7 +56,7 @@ export function caseExportRoutes(app: FastifyInstance, tags: string[]) {
     '/cases/export',
     {
       config: { policy: 'cases:export' },
-      schema: downloadSchema({ summary: 'Ekspor laporan (.xlsx)', tags, body: caseExportRequest }, XLSX),
+      schema: downloadSchema({ summary: 'Ekspor laporan (.xlsx)', tags, body: caseExportRequest }, [XLSX]),
     },
     async (request, reply) => {
       const body = request.body;

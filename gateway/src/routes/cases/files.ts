@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { type RouteSchemaInput, routeSchema } from '../../schema.ts';
+import { MIME } from '../../uploads/legacy-upload.ts';
 import { cleanFileName } from '../../uploads/policy.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
@@ -81,16 +82,20 @@ export function sendFile(
   return reply.send(body);
 }
 
+/** What an attachment is served as: the types an upload may have (stored by the legacy as sent), or the fallback. */
+const ATTACHMENT_MEDIA_TYPES = [...new Set([...Object.values(MIME), FALLBACK_TYPE])].sort();
+
 /** The route schema of a download: the usual problems, and a binary 200. */
 export function downloadSchema(
   input: Omit<RouteSchemaInput, 'response'>,
-  mediaType = FALLBACK_TYPE,
+  mediaTypes: string[] = ATTACHMENT_MEDIA_TYPES,
 ): FastifySchema {
   const schema = routeSchema({ ...input, response: {} });
   const response = schema.response as Record<string, unknown>;
+  const binary = { schema: { type: 'string', format: 'binary' } };
   response[200] = {
     description: 'Berkas (attachment)',
-    content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+    content: Object.fromEntries(mediaTypes.map((type) => [type, binary])),
   };
   return schema;
 }

@@ -14,6 +14,7 @@ import { companyOptionSchema, companySchema, ignored } from '../../legacy/schema
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { scopeOf } from '../../policies/scope.ts';
 import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
+import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentCompany, presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -118,16 +119,16 @@ export default async function companyRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const { messages } = await withAccountFieldErrors(() =>
+      const { messages, data } = await withAccountFieldErrors(() =>
         request.legacy.call({
           name: 'CompanyMaster.create',
           method: 'POST',
           path: '/CompanyMaster',
           json: toLegacy(request.body),
-          data: ignored,
+          data: createdRecord('companyId'),
         }),
       );
-      return reply.code(201).send(presentCreatedAccount(messages));
+      return sendCreated(request, reply, presentCreatedAccount(messages, createdId(data, 'companyId')));
     },
   );
 

@@ -87,6 +87,7 @@ export default async function messageRoutes(app: FastifyInstance) {
     {
       config: { policy: 'case-messages:write' },
       schema: routeSchema({
+        idempotent: true,
         summary: 'Kirim pesan',
         description: `Handlers who may write activity logs, and the reporter (type 6) on its own cases. ${IDEMPOTENCY_NOTE}`,
         tags: TAGS,
@@ -161,6 +162,7 @@ export default async function messageRoutes(app: FastifyInstance) {
     {
       config: { policy: 'tracking:use' },
       schema: routeSchema({
+        idempotent: true,
         summary: 'Kirim pesan (Pantau Laporan)',
         description: `Public: the tracker answers, proven by number and password as in POST /tracking. ${IDEMPOTENCY_NOTE}`,
         tags: TAGS,

@@ -12,6 +12,7 @@ import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope, ownPartnerId } from '../../policies/scope.ts';
 import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
+import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentPartnerStaff } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 import { assertOfferedRole } from '../user-roles/offered.ts';
@@ -94,16 +95,16 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { fullName, username, email, roleId } = request.body;
       await assertOfferedRole(request, roleId);
-      const { messages } = await withAccountFieldErrors(() =>
+      const { messages, data } = await withAccountFieldErrors(() =>
         request.legacy.call({
           name: 'PartnerStaffMaster.create',
           method: 'POST',
           path: '/PartnerStaffMaster',
           json: { fullName, username, email, roleId, partnerId: ownPartnerId(request) },
-          data: ignored,
+          data: createdRecord('partnerStaffId'),
         }),
       );
-      return reply.code(201).send(presentCreatedAccount(messages));
+      return sendCreated(request, reply, presentCreatedAccount(messages, createdId(data, 'partnerStaffId')));
     },
   );
 

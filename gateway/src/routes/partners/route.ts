@@ -13,6 +13,7 @@ import { seg } from '../../legacy/client.ts';
 import { ignored, partnerOptionSchema, partnerSchema } from '../../legacy/schemas.ts';
 import { pageReply, paging, tableQuery } from '../../legacy/table.ts';
 import { presentCreatedAccount, withAccountFieldErrors } from '../../presenters/account.ts';
+import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentOption, presentPartner } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -108,16 +109,16 @@ export default async function partnerRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const { messages } = await withAccountFieldErrors(() =>
+      const { messages, data } = await withAccountFieldErrors(() =>
         request.legacy.call({
           name: 'PartnerMaster.create',
           method: 'POST',
           path: '/PartnerMaster',
           json: toLegacy(request.body),
-          data: ignored,
+          data: createdRecord('partnerId'),
         }),
       );
-      return reply.code(201).send(presentCreatedAccount(messages));
+      return sendCreated(request, reply, presentCreatedAccount(messages, createdId(data, 'partnerId')));
     },
   );
 
