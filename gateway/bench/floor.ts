@@ -337,7 +337,11 @@ try {
     pid: passthrough.child.pid!,
     stop: () => passthrough.child.kill('SIGTERM'),
   });
-  const one = await startGateway(upstreamUrl, { ...sharedEnv, GATEWAY_WORKERS: '1' });
+  // BENCH_PROFILE_DIR: the 1-process gateway writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
+    : {};
+  const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profile, GATEWAY_WORKERS: '1' });
   targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
   const all = await startGateway(upstreamUrl, sharedEnv);
   targets.push({ name: `gateway, all workers`, url: all.url, pid: all.child.pid!, stop: all.stop });
