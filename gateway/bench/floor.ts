@@ -338,7 +338,7 @@ try {
     stop: () => passthrough.child.kill('SIGTERM'),
   });
   // BENCH_PROFILE_DIR: the 1-process gateway writes a CPU profile there when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR
+  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
     ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
     : {};
   const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profile, GATEWAY_WORKERS: '1' });

@@ -16,6 +16,7 @@ import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
+import { metricsPlugin } from './metrics.ts';
 import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
@@ -59,6 +60,7 @@ export const app = fp(
     });
 
     await app.register(errorsPlugin);
+    await app.register(metricsPlugin);
     await app.register(securityHeadersPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).
     await app.register(multipart);

@@ -145,7 +145,6 @@ export const loggingPlugin = fp(
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
       // Static files and probes are routine: debug unless they failed.
       const level = !request.url.startsWith('/api/') && reply.statusCode < 400 ? 'debug' : 'info';
-      if (!request.log.isLevelEnabled(level)) return;
       const user = request.session?.user;
       request.log[level](
         {

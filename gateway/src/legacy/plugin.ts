@@ -13,6 +13,7 @@ import {
   type TableCall,
   type TableResult,
 } from './client.ts';
+import { type ReferenceCache, referenceCache } from './reference-cache.ts';
 
 /** `auth` defaults to the caller's session (or forced-change ticket); `null` sends no token. */
 type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
@@ -26,6 +27,8 @@ export type RequestLegacy = {
 declare module 'fastify' {
   interface FastifyInstance {
     legacyClient: LegacyClient;
+    /** Reference lists reused for a short time (./reference-cache.ts). */
+    referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
     legacy: RequestLegacy;
@@ -40,6 +43,7 @@ function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
       request.legacyMs += ms;
       request.legacyCalls += 1;
     },
+    onCall: (name, outcome, ms) => request.server.telemetry?.legacyCall(name, outcome, ms),
   };
   const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
     ...call,
@@ -57,6 +61,7 @@ export const legacyPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; dispatcher?: Dispatcher }) => {
     const client = new LegacyClient(opts.config, opts.dispatcher);
     app.decorate('legacyClient', client);
+    app.decorate('referenceCache', referenceCache(opts.config.referenceCacheSeconds));
     const bound = new WeakMap<FastifyRequest, RequestLegacy>();
     app.decorateRequest('legacy', {
       getter(this: FastifyRequest) {

@@ -18,12 +18,18 @@ export default async function caseLineRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'CaseLine.list',
-        method: 'GET',
-        path: '/CaseLine',
-        data: v.array(caseLineSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        'case-lines',
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'CaseLine.list',
+              method: 'GET',
+              path: '/CaseLine',
+              data: v.array(caseLineSchema),
+            })
+          ).data,
+      );
       return { items: data.map((c) => presentOption(c.caseLineId, c.caseLineName)) };
     },
   );

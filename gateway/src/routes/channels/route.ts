@@ -18,12 +18,18 @@ export default async function channelRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'Channel.list',
-        method: 'GET',
-        path: '/channel/',
-        data: v.array(channelSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        'channels',
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'Channel.list',
+              method: 'GET',
+              path: '/channel/',
+              data: v.array(channelSchema),
+            })
+          ).data,
+      );
       return { items: data.map((c) => presentOption(c.channelId, c.channelName)) };
     },
   );

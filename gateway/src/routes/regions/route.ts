@@ -17,12 +17,18 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Provinsi', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'Province.list',
-        method: 'GET',
-        path: '/Province',
-        data: v.array(provinceSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        'provinces',
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'Province.list',
+              method: 'GET',
+              path: '/Province',
+              data: v.array(provinceSchema),
+            })
+          ).data,
+      );
       return { items: data.map((p) => presentOption(p.provinceId, p.provinceName)) };
     },
   );
@@ -34,12 +40,18 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Kota', tags, params: provinceParams, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'City.list',
-        method: 'GET',
-        path: `/city/${seg(request.params.provinceId)}`,
-        data: v.array(citySchema),
-      });
+      const data = await request.server.referenceCache.get(
+        `cities:${request.params.provinceId}`,
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'City.list',
+              method: 'GET',
+              path: `/city/${seg(request.params.provinceId)}`,
+              data: v.array(citySchema),
+            })
+          ).data,
+      );
       return { items: data.map((c) => presentOption(c.cityId, c.cityName)) };
     },
   );
@@ -56,12 +68,18 @@ export default async function regionRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'District.list',
-        method: 'GET',
-        path: `/district/${seg(request.params.cityId)}`,
-        data: v.array(districtSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        `districts:${request.params.cityId}`,
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'District.list',
+              method: 'GET',
+              path: `/district/${seg(request.params.cityId)}`,
+              data: v.array(districtSchema),
+            })
+          ).data,
+      );
       return { items: data.map((d) => presentOption(d.districtId, d.districtName)) };
     },
   );

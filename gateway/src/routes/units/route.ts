@@ -17,12 +17,18 @@ export default async function unitRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Unit direktorat', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'Unit.directorates',
-        method: 'GET',
-        path: '/unit/getdirectorate/',
-        data: v.array(unitSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        'unit-directorates',
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'Unit.directorates',
+              method: 'GET',
+              path: '/unit/getdirectorate/',
+              data: v.array(unitSchema),
+            })
+          ).data,
+      );
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );
@@ -39,12 +45,18 @@ export default async function unitRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'Unit.divisions',
-        method: 'GET',
-        path: `/unit/getdivision/${seg(request.params.id)}`,
-        data: v.array(unitSchema),
-      });
+      const data = await request.server.referenceCache.get(
+        `unit-divisions:${request.params.id}`,
+        async () =>
+          (
+            await request.legacy.call({
+              name: 'Unit.divisions',
+              method: 'GET',
+              path: `/unit/getdivision/${seg(request.params.id)}`,
+              data: v.array(unitSchema),
+            })
+          ).data,
+      );
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );
