@@ -12,6 +12,8 @@
  *    medians printed per target with the ratios to the passthrough.
  *
  * The machine may be shared: compare the ratios within one run, not absolute figures across runs.
+ * BENCH_BASELINE=<git revision>: one more target, the gateway of that revision (its gateway/src,
+ * extracted into gateway/.bench-baseline, git-ignored) as one process: before and after in one run.
  * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5 for the case list, BENCH_OTHER_SECONDS 3 for the other
  * paths), BENCH_PATHS (comma list of path names; default all), BENCH_CONNECTIONS ("10,50").
  */
@@ -343,6 +345,30 @@ try {
     : {};
   const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profile, GATEWAY_WORKERS: '1' });
   targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
+  const baselineRev = process.env.BENCH_BASELINE;
+  if (baselineRev) {
+    const gatewayDir = join(import.meta.dirname, '..');
+    const baselineDir = join(gatewayDir, '.bench-baseline');
+    rmSync(baselineDir, { recursive: true, force: true });
+    execFileSync(
+      'sh',
+      ['-c', `mkdir -p ${baselineDir} && git archive ${baselineRev} src | tar -x -C ${baselineDir}`],
+      {
+        cwd: gatewayDir,
+      },
+    );
+    const base = await startGateway(
+      upstreamUrl,
+      { ...sharedEnv, GATEWAY_WORKERS: '1' },
+      '.bench-baseline/src/server.ts',
+    );
+    targets.push({
+      name: `gateway before (${baselineRev.slice(0, 7)}), 1 process`,
+      url: base.url,
+      pid: base.child.pid!,
+      stop: base.stop,
+    });
+  }
   const all = await startGateway(upstreamUrl, sharedEnv);
   targets.push({ name: `gateway, all workers`, url: all.url, pid: all.child.pid!, stop: all.stop });
   await new Promise((r) => setTimeout(r, 1500));
@@ -428,12 +454,16 @@ try {
       });
       console.log(`| ${shot.name} | ${cells.join(' | ')} | ${errorsOf(shot.name)} |`);
     }
-    const ratios = CONNECTIONS.map(
-      (c) =>
-        `c=${c}: 1 process ${(med('gateway, 1 process', c, 'rps') / med('reply-from passthrough', c, 'rps')).toFixed(2)}×, ` +
-        `all workers ${(med('gateway, all workers', c, 'rps') / med('reply-from passthrough', c, 'rps')).toFixed(2)}× ` +
-        `(p99 ${med('gateway, all workers', c, 'p99').toFixed(1)} ms)`,
-    );
+    const ratios = CONNECTIONS.map((c) => {
+      const pass = med('reply-from passthrough', c, 'rps');
+      const parts = shots
+        .filter((shot) => shot.name.startsWith('gateway'))
+        .map(
+          (shot) =>
+            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
+        );
+      return `c=${c}: ${parts.join(', ')}`;
+    });
     summary.push(`${path.name.padEnd(18)} ${ratios.join('; ')}`);
   }
   const peak = await Promise.all(

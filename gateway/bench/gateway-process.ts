@@ -48,9 +48,10 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
 export async function startGateway(
   legacyApiUrl: string,
   env: Record<string, string> = {},
+  entry = 'src/server.ts',
 ): Promise<{ url: string; child: ChildProcess; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/server.ts'], {
+  const child = spawn(process.execPath, [entry], {
     cwd: gatewayDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
