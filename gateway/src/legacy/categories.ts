@@ -7,15 +7,12 @@ import { caseCategoryGroupSchema, caseCategorySchema } from './schemas.ts';
 export const categoriesKey = (companyId: number) => `case-categories:${companyId}`;
 
 export async function legacyCategories(request: FastifyRequest, companyId: number) {
-  return request.server.referenceCache.get(categoriesKey(companyId), async () => {
-    const { data } = await request.legacy.call({
-      name: 'CaseCategory.getAll',
-      method: 'POST',
-      path: '/CaseCategory/GetAll',
-      json: { companyId },
-      data: v.array(caseCategorySchema),
-    });
-    return data;
+  return request.legacy.reference(categoriesKey(companyId), {
+    name: 'CaseCategory.getAll',
+    method: 'POST',
+    path: '/CaseCategory/GetAll',
+    json: { companyId },
+    data: v.array(caseCategorySchema),
   });
 }
 

@@ -20,6 +20,8 @@ type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
 
 export type RequestLegacy = {
   call<T>(call: Bound<LegacyCall<T>>): Promise<LegacyResult<T>>;
+  /** A reference list's `data`, reused under `key` for a short time (./reference-cache.ts). */
+  reference<T>(key: string, call: Bound<LegacyCall<T>>): Promise<T>;
   table<T>(call: Bound<TableCall<T>>): Promise<TableResult<T>>;
   stream(call: Bound<StreamCall>): Promise<Dispatcher.ResponseData>;
 };
@@ -35,7 +37,7 @@ declare module 'fastify' {
   }
 }
 
-function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
+function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): RequestLegacy {
   const ctx: CallContext = {
     requestId: request.id,
     log: request.log,
@@ -52,6 +54,7 @@ function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
   });
   return {
     call: (call) => client.call(ctx, withAuth(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
     table: (call) => client.table(ctx, withAuth(call)),
     stream: (call) => client.stream(ctx, withAuth(call)),
   };
@@ -61,13 +64,14 @@ export const legacyPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; dispatcher?: Dispatcher }) => {
     const client = new LegacyClient(opts.config, opts.dispatcher);
     app.decorate('legacyClient', client);
-    app.decorate('referenceCache', referenceCache(opts.config.referenceCacheSeconds));
+    const cache = referenceCache(opts.config.referenceCacheSeconds);
+    app.decorate('referenceCache', cache);
     const bound = new WeakMap<FastifyRequest, RequestLegacy>();
     app.decorateRequest('legacy', {
       getter(this: FastifyRequest) {
         let legacy = bound.get(this);
         if (!legacy) {
-          legacy = bind(client, this);
+          legacy = bind(client, cache, this);
           bound.set(this, legacy);
         }
         return legacy;

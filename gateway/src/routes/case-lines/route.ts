@@ -18,18 +18,12 @@ export default async function caseLineRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        'case-lines',
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'CaseLine.list',
-              method: 'GET',
-              path: '/CaseLine',
-              data: v.array(caseLineSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference('case-lines', {
+        name: 'CaseLine.list',
+        method: 'GET',
+        path: '/CaseLine',
+        data: v.array(caseLineSchema),
+      });
       return { items: data.map((c) => presentOption(c.caseLineId, c.caseLineName)) };
     },
   );

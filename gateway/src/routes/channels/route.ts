@@ -18,18 +18,12 @@ export default async function channelRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        'channels',
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'Channel.list',
-              method: 'GET',
-              path: '/channel/',
-              data: v.array(channelSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference('channels', {
+        name: 'Channel.list',
+        method: 'GET',
+        path: '/channel/',
+        data: v.array(channelSchema),
+      });
       return { items: data.map((c) => presentOption(c.channelId, c.channelName)) };
     },
   );

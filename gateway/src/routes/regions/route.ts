@@ -17,18 +17,12 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Provinsi', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        'provinces',
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'Province.list',
-              method: 'GET',
-              path: '/Province',
-              data: v.array(provinceSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference('provinces', {
+        name: 'Province.list',
+        method: 'GET',
+        path: '/Province',
+        data: v.array(provinceSchema),
+      });
       return { items: data.map((p) => presentOption(p.provinceId, p.provinceName)) };
     },
   );
@@ -40,18 +34,12 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Kota', tags, params: provinceParams, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        `cities:${request.params.provinceId}`,
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'City.list',
-              method: 'GET',
-              path: `/city/${seg(request.params.provinceId)}`,
-              data: v.array(citySchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference(`cities:${request.params.provinceId}`, {
+        name: 'City.list',
+        method: 'GET',
+        path: `/city/${seg(request.params.provinceId)}`,
+        data: v.array(citySchema),
+      });
       return { items: data.map((c) => presentOption(c.cityId, c.cityName)) };
     },
   );
@@ -68,18 +56,12 @@ export default async function regionRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        `districts:${request.params.cityId}`,
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'District.list',
-              method: 'GET',
-              path: `/district/${seg(request.params.cityId)}`,
-              data: v.array(districtSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference(`districts:${request.params.cityId}`, {
+        name: 'District.list',
+        method: 'GET',
+        path: `/district/${seg(request.params.cityId)}`,
+        data: v.array(districtSchema),
+      });
       return { items: data.map((d) => presentOption(d.districtId, d.districtName)) };
     },
   );

@@ -17,18 +17,12 @@ export default async function unitRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Unit direktorat', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        'unit-directorates',
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'Unit.directorates',
-              method: 'GET',
-              path: '/unit/getdirectorate/',
-              data: v.array(unitSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference('unit-directorates', {
+        name: 'Unit.directorates',
+        method: 'GET',
+        path: '/unit/getdirectorate/',
+        data: v.array(unitSchema),
+      });
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );
@@ -45,18 +39,12 @@ export default async function unitRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.server.referenceCache.get(
-        `unit-divisions:${request.params.id}`,
-        async () =>
-          (
-            await request.legacy.call({
-              name: 'Unit.divisions',
-              method: 'GET',
-              path: `/unit/getdivision/${seg(request.params.id)}`,
-              data: v.array(unitSchema),
-            })
-          ).data,
-      );
+      const data = await request.legacy.reference(`unit-divisions:${request.params.id}`, {
+        name: 'Unit.divisions',
+        method: 'GET',
+        path: `/unit/getdivision/${seg(request.params.id)}`,
+        data: v.array(unitSchema),
+      });
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );
