@@ -29,7 +29,7 @@ export async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: n
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
     try {
@@ -41,7 +41,7 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('gateway did not start within 30 s');
+  throw new Error('gateway did not start within 120 s');
 }
 
 /** Starts a gateway in front of `legacyApiUrl` with extra settings; resolves once it answers. */
