@@ -16,7 +16,6 @@ import { createServer, type Server } from 'node:http';
 import { ClusterRegistry, type Registry } from '@prometheus-io/client';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
 const DRAIN_LIMIT_MS = 10_000;
@@ -101,6 +100,8 @@ async function runPrimary(): Promise<void> {
 }
 
 async function runGateway(): Promise<void> {
+  // Loaded here, not at the top: a cluster primary never builds the app and stays small.
+  const { buildApp } = await import('./app.ts');
   const app = await buildApp({ config });
 
   let metricsServer: Server | null = null;
