@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { guestAnonymousFields } from '../src/test/uploads.ts';
 
 const gatewayDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -77,23 +78,5 @@ export async function startGateway(
   return { url, child, stop: () => child.kill('SIGTERM') };
 }
 
-/** The text fields of a complete anonymous guest report. */
-export const BENCH_GUEST_FIELDS: Record<string, string> = {
-  anonymous: 'true',
-  reporterType: '1',
-  email: 'bench@example.com',
-  phone: '+628123',
-  communicationTypes: '0',
-  communicationTime: 'Pagi',
-  categoryId: '1',
-  what: 'Bench',
-  where: 'Bench',
-  when: 'Bench',
-  perpetrator: 'Bench',
-  directorate: 'Bench',
-  division: 'Bench',
-  how: 'Bench',
-  allegedlyInvolved: '[]',
-  password: 'Bench#2026!',
-  confirmPassword: 'Bench#2026!',
-};
+/** The text fields of a complete anonymous guest report (the tests' own, so they stay valid). */
+export const BENCH_GUEST_FIELDS: Record<string, string> = guestAnonymousFields();
