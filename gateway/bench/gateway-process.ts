@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { guestAnonymousFields } from '../src/test/uploads.ts';
 
 const gatewayDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,7 +30,7 @@ export async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: n
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
     try {
@@ -41,16 +42,17 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('gateway did not start within 30 s');
+  throw new Error('gateway did not start within 120 s');
 }
 
 /** Starts a gateway in front of `legacyApiUrl` with extra settings; resolves once it answers. */
 export async function startGateway(
   legacyApiUrl: string,
   env: Record<string, string> = {},
+  entry = 'src/server.ts',
 ): Promise<{ url: string; child: ChildProcess; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/server.ts'], {
+  const child = spawn(process.execPath, [entry], {
     cwd: gatewayDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -76,23 +78,5 @@ export async function startGateway(
   return { url, child, stop: () => child.kill('SIGTERM') };
 }
 
-/** The text fields of a complete anonymous guest report. */
-export const BENCH_GUEST_FIELDS: Record<string, string> = {
-  anonymous: 'true',
-  reporterType: '1',
-  email: 'bench@example.com',
-  phone: '+628123',
-  communicationTypes: '0',
-  communicationTime: 'Pagi',
-  categoryId: '1',
-  what: 'Bench',
-  where: 'Bench',
-  when: 'Bench',
-  perpetrator: 'Bench',
-  directorate: 'Bench',
-  division: 'Bench',
-  how: 'Bench',
-  allegedlyInvolved: '[]',
-  password: 'Bench#2026!',
-  confirmPassword: 'Bench#2026!',
-};
+/** The text fields of a complete anonymous guest report (the tests' own, so they stay valid). */
+export const BENCH_GUEST_FIELDS: Record<string, string> = guestAnonymousFields();

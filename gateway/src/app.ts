@@ -17,6 +17,7 @@ import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
+import { metricsPlugin } from './metrics.ts';
 import {
   finishDocument,
   REQUEST_ID_PATTERN,
@@ -68,6 +69,7 @@ export const app = fp(
     });
 
     await app.register(errorsPlugin);
+    await app.register(metricsPlugin);
     await app.register(securityHeadersPlugin);
     await app.register(compressionPlugin);
     // Only the upload routes read multipart bodies, as streams, each with its own limits (uploads/spool.ts).

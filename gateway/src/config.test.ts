@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
@@ -20,6 +21,28 @@ describe('config', () => {
       legacyTimeoutMs: 10_000,
     });
     expect(config.sessionEncryptionKey.length).toBe(32);
+  });
+
+  it('runs one process unless Redis and PostgreSQL are shared, then one worker per core', () => {
+    expect(loadConfig(valid).workers).toBe(1);
+    expect(loadConfig({ ...valid, REDIS_URL: 'redis://127.0.0.1:6379' }).workers).toBe(1);
+    const shared = {
+      ...valid,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DATABASE_URL: 'postgres://db/wbs',
+      STORE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+    };
+    expect(loadConfig(shared).workers).toBe(availableParallelism());
+    expect(loadConfig({ ...shared, GATEWAY_WORKERS: '3' }).workers).toBe(3);
+    expect(() => loadConfig({ ...valid, GATEWAY_WORKERS: '2' })).toThrow(
+      /GATEWAY_WORKERS above 1 needs REDIS_URL/,
+    );
+    expect(loadConfig({ ...valid, GATEWAY_WORKERS: '1' }).workers).toBe(1);
+    for (const bad of ['0', 'abc', '-1', '1000']) {
+      expect(() => loadConfig({ ...valid, GATEWAY_WORKERS: bad })).toThrow(/GATEWAY_WORKERS/);
+    }
+    expect(loadConfig(valid).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig(valid).referenceCacheSeconds).toBe(60);
   });
 
   it('lists every problem with the variable name and never echoes a secret', () => {

@@ -152,6 +152,19 @@ const envSchema = v.object({
   SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
   SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),
   SCRUB_MAX_WAITING: intString('SCRUB_MAX_WAITING', 30, 0, 10_000),
+  GATEWAY_WORKERS: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => value.trim()),
+    v.regex(/^(\d{1,3})?$/, 'GATEWAY_WORKERS must be a whole number'),
+    v.transform((value) => (value === '' ? undefined : Number(value))),
+    v.check((value) => value === undefined || (value >= 1 && value <= 256), 'GATEWAY_WORKERS must be 1-256'),
+  ),
+  METRICS_PORT: intString('METRICS_PORT', 9464, 0, 65_535),
+  METRICS_HOST: v.pipe(
+    v.optional(v.string(), '127.0.0.1'),
+    v.transform((value) => value.trim() || '127.0.0.1'),
+  ),
+  REFERENCE_CACHE_SECONDS: intString('REFERENCE_CACHE_SECONDS', 60, 0, 86_400),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -173,6 +186,16 @@ export type Config = {
   redisUrl: string | undefined;
   docsEnabled: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * Worker processes (node:cluster) sharing the port. Default: every core when Redis (sessions,
+   * limits) and PostgreSQL (the store) are shared; else 1, as the registry, the limits and the
+   * embedded store live in one process's memory (docs/decisions.md, gateway workers).
+   */
+  workers: number;
+  /** Prometheus listener (never the public port); port 0 turns it off. */
+  metrics: { port: number; host: string };
+  /** How long reference lists (statuses, categories, …) are reused; 0 turns the cache off. */
+  referenceCacheSeconds: number;
   /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
   tracking: TrackingSettings;
   /** Sign-in limits (docs/decisions.md, sign-in limits); the current-password check uses the back-off too. */
@@ -263,6 +286,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = result.output;
+  const shared = e.REDIS_URL !== undefined && e.DATABASE_URL !== undefined;
+  if (e.GATEWAY_WORKERS !== undefined && e.GATEWAY_WORKERS > 1 && !shared) {
+    throw new ConfigError([
+      'GATEWAY_WORKERS above 1 needs REDIS_URL (sessions and limits shared by the workers) and ' +
+        'DATABASE_URL (the embedded store serves one process only)',
+    ]);
+  }
   const store = storeSettings(
     e.DATABASE_URL,
     e.STORE_DATA_DIR,
@@ -283,6 +313,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     docsEnabled: e.DOCS_ENABLED,
     logLevel: e.LOG_LEVEL,
+    workers: e.GATEWAY_WORKERS ?? (shared ? availableParallelism() : 1),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    referenceCacheSeconds: e.REFERENCE_CACHE_SECONDS,
     tracking: {
       maxPerNumber: e.TRACKING_MAX_PER_NUMBER,
       maxPerClient: e.TRACKING_MAX_PER_CLIENT,

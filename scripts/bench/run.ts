@@ -35,6 +35,11 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'floor',
+    what: 'hot paths: replay upstream, reply-from passthrough, gateway 1 process and all workers (wrk, ratios)',
+    run: node('gateway/bench/floor.ts'),
+  },
+  {
     name: 'list',
     what: 'gateway added latency and throughput on an authenticated list vs legacy-sim directly',
     run: node('gateway/bench/list.ts'),

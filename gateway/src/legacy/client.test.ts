@@ -202,6 +202,17 @@ describe('legacy failures through the gateway', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
   });
 
+  it('logs no info line per probe; API requests at info', async () => {
+    t.logs.length = 0;
+    await t.app.inject({ method: 'GET', url: '/healthz' });
+    await t.app.inject({ method: 'GET', url: '/api/v1/no-such-thing' });
+    const lines = t.logs.filter((l) => l.msg === 'request completed');
+    const levelOf = (url: string) => lines.find((l) => (l.req as { url: string }).url === url)?.level;
+    // The probe route logs at warn and above only (its own logLevel): no info line per probe.
+    expect(levelOf('/healthz')).toBeUndefined();
+    expect(levelOf('/api/v1/no-such-thing')).toBe(30);
+  });
+
   it('logs one response line with request id, route, status, durations and user, never IP or UA', async () => {
     t.logs.length = 0;
     const res = await t.app.inject({
@@ -213,14 +224,14 @@ describe('legacy failures through the gateway', () => {
     expect(res.statusCode).toBe(200);
     const line = t.logs.find((l) => l.msg === 'request completed')!;
     expect(line).toMatchObject({
-      route: '/api/v1/partners',
-      status: 200,
+      req: { method: 'GET', url: '/api/v1/partners', route: '/api/v1/partners' },
+      res: { statusCode: 200 },
       userId: 1,
       userType: 1,
       legacyCalls: 1,
     });
     expect(line.reqId).toBe(res.headers['x-request-id']);
-    expect(typeof line.durationMs).toBe('number');
+    expect(typeof line.responseTime).toBe('number');
     expect(typeof line.legacyMs).toBe('number');
     const all = JSON.stringify(t.logs);
     expect(all).not.toContain('203.0.113.9');

@@ -26,6 +26,8 @@ export type CallContext = {
   log: FastifyBaseLogger;
   /** Called after each call with its latency, so the response line carries the total. */
   onLatency?: (ms: number) => void;
+  /** Called after each call with its name and outcome (metrics). */
+  onCall?: (name: string, outcome: string, ms: number) => void;
 };
 
 export type LegacyCall<T> = {
@@ -239,6 +241,7 @@ export class LegacyClient {
   ) {
     const ms = performance.now() - started;
     ctx.onLatency?.(ms);
+    ctx.onCall?.(call.name, outcome, ms);
     ctx.log.debug(
       {
         legacyCall: call.name,

@@ -13,12 +13,15 @@ import {
   type TableCall,
   type TableResult,
 } from './client.ts';
+import { type ReferenceCache, referenceCache } from './reference-cache.ts';
 
 /** `auth` defaults to the caller's session (or forced-change ticket); `null` sends no token. */
 type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
 
 export type RequestLegacy = {
   call<T>(call: Bound<LegacyCall<T>>): Promise<LegacyResult<T>>;
+  /** A reference list's `data`, reused under `key` for a short time (./reference-cache.ts). */
+  reference<T>(key: string, call: Bound<LegacyCall<T>>): Promise<T>;
   table<T>(call: Bound<TableCall<T>>): Promise<TableResult<T>>;
   stream(call: Bound<StreamCall>): Promise<Dispatcher.ResponseData>;
 };
@@ -26,13 +29,15 @@ export type RequestLegacy = {
 declare module 'fastify' {
   interface FastifyInstance {
     legacyClient: LegacyClient;
+    /** Reference lists reused for a short time (./reference-cache.ts). */
+    referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
     legacy: RequestLegacy;
   }
 }
 
-function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
+function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): RequestLegacy {
   const ctx: CallContext = {
     requestId: request.id,
     log: request.log,
@@ -40,6 +45,7 @@ function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
       request.legacyMs += ms;
       request.legacyCalls += 1;
     },
+    onCall: (name, outcome, ms) => request.server.telemetry?.legacyCall(name, outcome, ms),
   };
   const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
     ...call,
@@ -48,6 +54,7 @@ function bind(client: LegacyClient, request: FastifyRequest): RequestLegacy {
   });
   return {
     call: (call) => client.call(ctx, withAuth(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
     table: (call) => client.table(ctx, withAuth(call)),
     stream: (call) => client.stream(ctx, withAuth(call)),
   };
@@ -57,12 +64,14 @@ export const legacyPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; dispatcher?: Dispatcher }) => {
     const client = new LegacyClient(opts.config, opts.dispatcher);
     app.decorate('legacyClient', client);
+    const cache = referenceCache(opts.config.referenceCacheSeconds);
+    app.decorate('referenceCache', cache);
     const bound = new WeakMap<FastifyRequest, RequestLegacy>();
     app.decorateRequest('legacy', {
       getter(this: FastifyRequest) {
         let legacy = bound.get(this);
         if (!legacy) {
-          legacy = bind(client, this);
+          legacy = bind(client, cache, this);
           bound.set(this, legacy);
         }
         return legacy;

@@ -184,6 +184,18 @@ export async function scrubFiles(
   files: readonly SpooledFile[],
 ): Promise<SpooledFile[]> {
   const scrubbed: SpooledFile[] = [];
-  for (const file of files) scrubbed.push(await request.server.uploads.scrubber.scrubFile(file, request.log));
+  const count = request.server.telemetry?.uploadFile ?? (() => {});
+  for (const file of files) {
+    if (scrubKindOf(file.detected) === 'none') count('none');
+    let result: SpooledFile;
+    try {
+      result = await request.server.uploads.scrubber.scrubFile(file, request.log);
+    } catch (error) {
+      count('refused');
+      throw error;
+    }
+    if (scrubKindOf(file.detected) !== 'none') count(result === file ? 'not-scrubbed' : 'scrubbed');
+    scrubbed.push(result);
+  }
   return scrubbed;
 }

@@ -6,7 +6,7 @@ import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { legacyCategories, legacyCategoryGroups } from '../../legacy/categories.ts';
+import { categoriesKey, legacyCategories, legacyCategoryGroups } from '../../legacy/categories.ts';
 import { ignored } from '../../legacy/schemas.ts';
 import { companyForReference, outOfScope, ownCompanyId } from '../../policies/scope.ts';
 import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
@@ -74,6 +74,8 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
         json: { caseCategoryName: request.body.name, caseCategoryGroupId: groupId ?? 0, companyId },
         data: createdRecord('caseCategoryId'),
       });
+      // The company's list changed: its next read asks the legacy.
+      request.server.referenceCache.invalidate(categoriesKey(companyId));
       return sendCreated(request, reply, {
         id: createdId(data, 'caseCategoryId'),
         message: messages[0] ?? '',
@@ -112,6 +114,8 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
         },
         data: ignored,
       });
+      // The company's list changed: its next read asks the legacy.
+      request.server.referenceCache.invalidate(categoriesKey(companyId));
       return { message: messages[0] ?? '' };
     },
   );

@@ -18,7 +18,7 @@ export default async function caseLineRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference('case-lines', {
         name: 'CaseLine.list',
         method: 'GET',
         path: '/CaseLine',

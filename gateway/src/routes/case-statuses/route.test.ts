@@ -12,19 +12,27 @@ const agent = new MockAgent();
 agent.disableNetConnect();
 const legacy = agent.get('http://legacy.test');
 let app: Awaited<ReturnType<typeof buildApp>>;
+let cached: Awaited<ReturnType<typeof buildApp>>;
 
-beforeAll(async () => {
-  const config = loadConfig({
+const configWith = (referenceCacheSeconds: string) =>
+  loadConfig({
     SESSION_SECRET: TEST_SECRET,
     SESSION_ENCRYPTION_KEY: TEST_KEY,
     LEGACY_API_URL: 'http://legacy.test/api',
     LOG_LEVEL: 'silent',
+    REFERENCE_CACHE_SECONDS: referenceCacheSeconds,
   });
-  app = await buildApp({ config, legacyDispatcher: agent });
+
+beforeAll(async () => {
+  // Each test here plays its own legacy reply: no reuse between them.
+  app = await buildApp({ config: configWith('0'), legacyDispatcher: agent });
+  cached = await buildApp({ config: configWith('60'), legacyDispatcher: agent });
   await app.ready();
+  await cached.ready();
 });
 afterAll(async () => {
   await app.close();
+  await cached.close();
   await agent.close();
 });
 
@@ -69,5 +77,25 @@ describe('GET /api/v1/case-statuses', () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/case-statuses' });
     expect(res.statusCode).toBe(502);
     expect(res.json().type).toMatch(/upstream|legacy|bad-gateway/);
+  });
+
+  it('asks the legacy once per cache period, and again after a failed read', async () => {
+    legacy.intercept({ path: '/api/CaseStatus', method: 'GET' }).reply(200, reply([status(1, 'Baru', 1)]));
+    legacy
+      .intercept({ path: '/api/CaseStatus/Open', method: 'GET' })
+      .reply(200, { code: 1, message: [], data: 'x' });
+    expect((await cached.inject({ method: 'GET', url: '/api/v1/case-statuses' })).statusCode).toBe(502);
+    // Exactly one more legacy reply each: a second request inside the period must not ask again
+    // (the mock refuses any call it was not told about).
+    legacy.intercept({ path: '/api/CaseStatus', method: 'GET' }).reply(200, reply([status(1, 'Baru', 1)]));
+    legacy
+      .intercept({ path: '/api/CaseStatus/Open', method: 'GET' })
+      .reply(200, reply([status(1, 'Baru', 1)]));
+    for (let i = 0; i < 3; i++) {
+      const res = await cached.inject({ method: 'GET', url: '/api/v1/case-statuses' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().items).toEqual([{ id: 1, name: 'Baru', order: 1, open: true }]);
+    }
+    expect(agent.pendingInterceptors()).toEqual([]);
   });
 });

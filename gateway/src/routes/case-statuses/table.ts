@@ -11,7 +11,11 @@ const statusList = v.array(caseStatusSchema);
  * Final = absent from the legacy's open-status list (GET /CaseStatus/Open), the list its dashboards
  * count unfinished cases by: the gateway holds no status meaning of its own (decision #29).
  */
-export async function loadStatusTable(request: FastifyRequest): Promise<CaseStatusRow[]> {
+export function loadStatusTable(request: FastifyRequest): Promise<readonly CaseStatusRow[]> {
+  return request.server.referenceCache.get('case-statuses', () => fetchStatusTable(request));
+}
+
+async function fetchStatusTable(request: FastifyRequest): Promise<CaseStatusRow[]> {
   const [all, open] = await Promise.all([
     request.legacy.call({ name: 'CaseStatus.list', method: 'GET', path: '/CaseStatus', data: statusList }),
     request.legacy.call({

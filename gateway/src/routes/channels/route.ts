@@ -18,7 +18,7 @@ export default async function channelRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference('channels', {
         name: 'Channel.list',
         method: 'GET',
         path: '/channel/',

@@ -17,7 +17,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Provinsi', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference('provinces', {
         name: 'Province.list',
         method: 'GET',
         path: '/Province',
@@ -34,7 +34,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Kota', tags, params: provinceParams, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference(`cities:${request.params.provinceId}`, {
         name: 'City.list',
         method: 'GET',
         path: `/city/${seg(request.params.provinceId)}`,
@@ -56,7 +56,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference(`districts:${request.params.cityId}`, {
         name: 'District.list',
         method: 'GET',
         path: `/district/${seg(request.params.cityId)}`,

@@ -17,7 +17,7 @@ export default async function unitRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Unit direktorat', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference('unit-directorates', {
         name: 'Unit.directorates',
         method: 'GET',
         path: '/unit/getdirectorate/',
@@ -39,7 +39,7 @@ export default async function unitRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
+      const data = await request.legacy.reference(`unit-divisions:${request.params.id}`, {
         name: 'Unit.divisions',
         method: 'GET',
         path: `/unit/getdivision/${seg(request.params.id)}`,

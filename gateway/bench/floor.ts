@@ -1,0 +1,484 @@
+/**
+ * `pnpm bench floor`: the gateway against its floor, side by side in ONE run (issue 10).
+ *
+ * 1. legacy-sim answers the calls of every hot path once, through a recorder; the recorder then
+ *    turns into a replay upstream serving the recorded replies (it costs almost nothing, so what is
+ *    measured is what sits in front of it).
+ * 2. Targets, each its own process: the replay upstream direct, a bare @fastify/reply-from
+ *    passthrough of the same legacy call, the gateway with one process (GATEWAY_WORKERS=1) and with
+ *    every core (default workers), both with every feature on: session, policy, legacy-reply checks,
+ *    mapping, info logging (to /dev/null), Redis registry and limits, PostgreSQL store.
+ * 3. wrk (Debian's; installed when missing) at c=10 and c=50, rounds interleaved across targets,
+ *    medians printed per target with the ratios to the passthrough.
+ *
+ * The machine may be shared: compare the ratios within one run, not absolute figures across runs.
+ * BENCH_BASELINE=<git revision>: one more target, the gateway of that revision (its gateway/src,
+ * extracted into gateway/.bench-baseline, git-ignored) as one process: before and after in one run.
+ * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5 for the case list, BENCH_OTHER_SECONDS 3 for the other
+ * paths), BENCH_PATHS (comma list of path names; default all), BENCH_CONNECTIONS ("10,50").
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
+import { request } from 'undici';
+import { createTestDatabase } from '../src/store/test-databases.ts';
+import { freePort, procStatus, startGateway } from './gateway-process.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LIST_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const OTHER_SECONDS = Number(process.env.BENCH_OTHER_SECONDS ?? 3);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
+const WANTED = process.env.BENCH_PATHS?.split(',').filter(Boolean);
+
+function ensureWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') return; // wrk --version exits 1 but exists
+    console.log('wrk missing: apt-get install -y wrk');
+    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'ignore' });
+  }
+}
+
+// ---------------------------------------------------------------- recorder, then replay upstream
+
+type Recorded = { status: number; type: string; body: Buffer };
+const recorded = new Map<string, Recorded>();
+let recordTo: string | null = null; // legacy-sim origin while recording
+const recordedCalls: string[] = [];
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
+  const key = `${req.method} ${req.url}`;
+  const body = await readBody(req);
+  if (recordTo) {
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'content-type', 'accept']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const reply = await request(`${recordTo}${req.url}`, {
+      method: req.method as 'GET',
+      headers,
+      body: body.length > 0 ? body : undefined,
+    });
+    const replyBody = Buffer.from(await reply.body.arrayBuffer());
+    const type = String(reply.headers['content-type'] ?? 'application/json');
+    recorded.set(key, { status: reply.statusCode, type, body: replyBody });
+    recordedCalls.push(key);
+    res.writeHead(reply.statusCode, { 'content-type': type, 'content-length': replyBody.length });
+    res.end(replyBody);
+    return;
+  }
+  const hit = recorded.get(key);
+  if (!hit) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"code":-1,"message":["not recorded"],"data":null}');
+    return;
+  }
+  res.writeHead(hit.status, { 'content-type': hit.type, 'content-length': hit.body.length });
+  res.end(hit.body);
+}
+
+// ---------------------------------------------------------------- wrk
+
+type Shot = { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+type WrkResult = { rps: number; p99: number; errors: number };
+
+const scriptDir = mkdtempSync(join(tmpdir(), 'wbs-floor-'));
+let scriptCount = 0;
+
+function luaString(text: string): string {
+  return `[==[${text}]==]`;
+}
+
+/** One request before measuring: a target that does not answer 200 would measure its error path. */
+async function preflight(origin: string, shot: Shot): Promise<void> {
+  const res = await request(`${origin}${shot.path}`, {
+    method: shot.method,
+    headers: shot.headers,
+    body: shot.body,
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) {
+    throw new Error(
+      `${origin} ${shot.method} ${shot.path} answered ${res.statusCode}: ${text.slice(0, 300)}`,
+    );
+  }
+}
+
+function wrkScript(shot: Shot): string {
+  const lines = [`wrk.method = ${luaString(shot.method)}`, `wrk.path = ${luaString(shot.path)}`];
+  for (const [name, value] of Object.entries(shot.headers)) {
+    lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
+  }
+  if (shot.body !== undefined) lines.push(`wrk.body = ${luaString(shot.body)}`);
+  const file = join(scriptDir, `shot-${scriptCount++}.lua`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+function toMs(value: string, unit: string): number {
+  const n = Number(value);
+  if (unit === 'us') return n / 1000;
+  if (unit === 's') return n * 1000;
+  if (unit === 'm') return n * 60_000;
+  return n;
+}
+
+async function wrk(origin: string, script: string, connections: number, seconds: number): Promise<WrkResult> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', [
+      '-t2',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      '--latency',
+      '--timeout',
+      '10s',
+      '-s',
+      script,
+      origin,
+    ]);
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(text));
+  });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p99Match = /\s99%\s+([\d.]+)(us|ms|s|m)\b/.exec(out);
+  const p99 = p99Match ? toMs(p99Match[1]!, p99Match[2]!) : Number.NaN;
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
+  if (Number.isNaN(rps)) throw new Error(`wrk gave no figures:\n${out}`);
+  return { rps, p99, errors };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+// ---------------------------------------------------------------- processes
+
+async function startPassthrough(upstreamUrl: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'passthrough.ts')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, UPSTREAM_URL: upstreamUrl, PORT: String(port) },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await request(`${url}/ping`);
+      await res.body.dump();
+      return { url, child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('passthrough did not start');
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** RSS of the process and of its Node children (cluster workers; not the scrub threads, which are threads). */
+async function rssOf(pid: number): Promise<number[]> {
+  const pids = [pid, ...childPids(pid)];
+  const figures: number[] = [];
+  for (const p of pids) figures.push((await procStatus(p)).rssMb);
+  return figures;
+}
+
+// ---------------------------------------------------------------- the run
+
+const cores = availableParallelism();
+ensureWrk();
+const sim = await createLegacySim({ dataDir: null, port: 0, testKnobs: false });
+const upstreamServer = createServer((req, res) => {
+  upstreamHandler(req, res).catch((error) => {
+    res.writeHead(500);
+    res.end(String(error));
+  });
+});
+upstreamServer.keepAliveTimeout = 60_000;
+await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+const upstreamPort = (upstreamServer.address() as { port: number }).port;
+const legacyApiPath = new URL(sim.apiUrl).pathname.replace(/\/+$/, '');
+const upstreamUrl = `http://127.0.0.1:${upstreamPort}${legacyApiPath}`;
+recordTo = new URL(sim.apiUrl).origin;
+
+const database = await createTestDatabase();
+const namespace = `bench-floor-${process.pid}-${Date.now()}`;
+const storeKey = Buffer.alloc(32, 7).toString('base64');
+const sharedEnv = {
+  LOG_LEVEL: 'info',
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  RATE_LIMIT_NAMESPACE: namespace,
+  DATABASE_URL: database.url,
+  STORE_ENCRYPTION_KEYS: `bench:${storeKey}`,
+  SESSION_SECRET: 'bench-floor-session-secret-0123456789abcdef',
+  SESSION_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+};
+
+const admin = demoAccounts.find((a) => a.username === 'admin.kahuripan');
+if (!admin) throw new Error('legacy-sim has no admin.kahuripan');
+
+type Target = { name: string; url: string; pid: number; stop(): void };
+const targets: Target[] = [];
+const cleanup = async () => {
+  for (const t of targets) t.stop();
+  upstreamServer.close();
+  await sim.close().catch(() => undefined);
+  await database.drop().catch(() => undefined);
+  rmSync(scriptDir, { recursive: true, force: true });
+};
+
+type HotPath = {
+  name: string;
+  seconds: number;
+  gateway: Omit<Shot, 'headers'> & { headers?: Record<string, string> };
+  /** The legacy call (recorded key) the passthrough and the direct target send. */
+  legacyKey: string;
+};
+
+async function signIn(url: string): Promise<string> {
+  const res = await request(`${url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ username: admin!.username, password: admin!.password }),
+  });
+  await res.body.dump();
+  const setCookie = [res.headers['set-cookie'] ?? []].flat().join(',');
+  const cookie = /wbs_session=[^;]+/.exec(setCookie)?.[0];
+  if (res.statusCode !== 200 || !cookie) throw new Error(`gateway sign-in failed: ${res.statusCode}`);
+  return cookie;
+}
+
+async function gatewayCall(url: string, cookie: string, shot: HotPath['gateway']): Promise<string> {
+  const res = await request(`${url}${shot.path}`, {
+    method: shot.method,
+    headers: { cookie, origin: url, ...(shot.body ? { 'content-type': 'application/json' } : {}) },
+    body: shot.body,
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200)
+    throw new Error(`${shot.method} ${shot.path} answered ${res.statusCode}: ${text}`);
+  return text;
+}
+
+try {
+  // Record: one gateway in front of the recorder (legacy-sim behind it) walks every hot path once.
+  const recording = await startGateway(upstreamUrl, { ...sharedEnv, GATEWAY_WORKERS: '1' });
+  targets.push({ name: 'recording', url: recording.url, pid: recording.child.pid!, stop: recording.stop });
+  const recordCookie = await signIn(recording.url);
+  const today = new Date().toISOString().slice(0, 10);
+  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+  const searchBody = JSON.stringify({ page: 1, pageSize: 25, from: yearAgo, to: today });
+  const paths: HotPath[] = [];
+  const walk = async (name: string, seconds: number, shot: HotPath['gateway']) => {
+    const before = recordedCalls.length;
+    const text = await gatewayCall(recording.url, recordCookie, shot);
+    const calls = recordedCalls.slice(before);
+    if (calls.length === 0) throw new Error(`${name} made no legacy call`);
+    paths.push({ name, seconds, gateway: shot, legacyKey: calls[0]! });
+    return text;
+  };
+  const list = JSON.parse(
+    await walk('case list', LIST_SECONDS, { method: 'POST', path: '/api/v1/cases/search', body: searchBody }),
+  ) as { items: { id: number }[] };
+  if (list.items.length === 0) throw new Error('the case list is empty');
+  await walk('case detail', OTHER_SECONDS, { method: 'GET', path: `/api/v1/cases/${list.items[0]!.id}` });
+  await walk('dashboard summary', OTHER_SECONDS, {
+    method: 'GET',
+    path: `/api/v1/dashboard/summary?from=${yearAgo}&to=${today}`,
+  });
+  for (const [name, path] of [
+    ['statuses', '/api/v1/case-statuses'],
+    ['categories', '/api/v1/case-categories'],
+    ['lines', '/api/v1/case-lines'],
+    ['regions', '/api/v1/regions/provinces'],
+  ] as const) {
+    await walk(name, OTHER_SECONDS, { method: 'GET', path });
+  }
+  recording.stop();
+  targets.length = 0;
+  // Every call any later sign-in or hot path makes is recorded now: replay only.
+  recordTo = null;
+  await sim.close();
+
+  const passthrough = await startPassthrough(upstreamUrl);
+  targets.push({
+    name: 'reply-from passthrough',
+    url: passthrough.url,
+    pid: passthrough.child.pid!,
+    stop: () => passthrough.child.kill('SIGTERM'),
+  });
+  // BENCH_PROFILE_DIR: the 1-process gateway writes a CPU profile there when it stops.
+  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
+    : {};
+  const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profile, GATEWAY_WORKERS: '1' });
+  targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
+  const baselineRev = process.env.BENCH_BASELINE;
+  if (baselineRev) {
+    const gatewayDir = join(import.meta.dirname, '..');
+    const baselineDir = join(gatewayDir, '.bench-baseline');
+    rmSync(baselineDir, { recursive: true, force: true });
+    execFileSync(
+      'sh',
+      ['-c', `mkdir -p ${baselineDir} && git archive ${baselineRev} src | tar -x -C ${baselineDir}`],
+      {
+        cwd: gatewayDir,
+      },
+    );
+    const base = await startGateway(
+      upstreamUrl,
+      { ...sharedEnv, GATEWAY_WORKERS: '1' },
+      '.bench-baseline/src/server.ts',
+    );
+    targets.push({
+      name: `gateway before (${baselineRev.slice(0, 7)}), 1 process`,
+      url: base.url,
+      pid: base.child.pid!,
+      stop: base.stop,
+    });
+  }
+  const all = await startGateway(upstreamUrl, sharedEnv);
+  targets.push({ name: `gateway, all workers`, url: all.url, pid: all.child.pid!, stop: all.stop });
+  await new Promise((r) => setTimeout(r, 1500));
+  const idle = await rssOf(all.child.pid!);
+  const idleOne = await rssOf(one.child.pid!);
+
+  const cookies = new Map<string, string>();
+  for (const t of targets.slice(1)) cookies.set(t.name, await signIn(t.url));
+
+  const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
+  const shotsFor = (path: HotPath) => {
+    const [method, legacyPath] = path.legacyKey.split(' ') as ['GET' | 'POST', string];
+    const legacyAuth = recorded.get(`POST ${legacyApiPath}/JwtAuth/Login`);
+    const token = legacyAuth ? /"token":"([^"]+)"/.exec(legacyAuth.body.toString())?.[1] : undefined;
+    const legacyShot: Shot = {
+      method,
+      path: legacyPath,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
+      body: method === 'POST' ? '{}' : undefined,
+    };
+    const gatewayShot = (t: Target): Shot => ({
+      method: path.gateway.method,
+      path: path.gateway.path,
+      body: path.gateway.body,
+      headers: {
+        cookie: cookies.get(t.name)!,
+        origin: t.url,
+        ...(path.gateway.body ? { 'content-type': 'application/json' } : {}),
+      },
+    });
+    return [
+      { name: 'legacy reply direct', origin: upstreamOrigin, shot: legacyShot },
+      ...targets.map((t) => ({
+        name: t.name,
+        origin: t.url,
+        shot: t.name.startsWith('gateway') ? gatewayShot(t) : legacyShot,
+      })),
+    ].map((s) => ({ ...s, script: wrkScript(s.shot) }));
+  };
+
+  console.log(
+    `\nFloor benchmark: Node ${process.version}, ${cores} cores, wrk -t2, ${ROUNDS} interleaved rounds, ` +
+      `medians; upstream = replay of recorded legacy-sim replies; company admin (${admin.username}).`,
+  );
+  console.log(
+    `Idle RSS: gateway 1 process ${idleOne.map((m) => m.toFixed(0)).join(' + ')} MB; ` +
+      `all workers (primary + ${idle.length - 1} workers) ${idle.map((m) => m.toFixed(0)).join(' + ')} MB`,
+  );
+  const summary: string[] = [];
+  for (const path of paths) {
+    if (WANTED && !WANTED.includes(path.name)) continue;
+    const shots = shotsFor(path);
+    for (const shot of shots) await preflight(shot.origin, shot.shot);
+    const figures = new Map<string, Map<number, WrkResult[]>>();
+    for (const c of CONNECTIONS) {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const shot of shots) {
+          const result = await wrk(shot.origin, shot.script, c, path.seconds);
+          const byC = figures.get(shot.name) ?? new Map<number, WrkResult[]>();
+          byC.set(c, [...(byC.get(c) ?? []), result]);
+          figures.set(shot.name, byC);
+        }
+      }
+    }
+    const med = (name: string, c: number, key: 'rps' | 'p99') =>
+      median((figures.get(name)?.get(c) ?? []).map((r) => r[key]));
+    const errorsOf = (name: string) =>
+      [...(figures.get(name)?.values() ?? [])].flat().reduce((s, r) => s + r.errors, 0);
+    const header = CONNECTIONS.map((c) => `c=${c} req/s | ratio | p99 c=${c} (ms)`).join(' | ');
+    console.log(
+      `\n${path.name}: gateway ${path.gateway.method} ${path.gateway.path.split('?')[0]}; legacy ${path.legacyKey.split('?')[0]}`,
+    );
+    console.log(`| target | ${header} | errors |`);
+    console.log(`|---|${CONNECTIONS.map(() => '---:|---:|---:').join('|')}|---:|`);
+    for (const shot of shots) {
+      const cells = CONNECTIONS.map((c) => {
+        const rps = med(shot.name, c, 'rps');
+        const ratio = rps / med('reply-from passthrough', c, 'rps');
+        return `${rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${med(shot.name, c, 'p99').toFixed(1)}`;
+      });
+      console.log(`| ${shot.name} | ${cells.join(' | ')} | ${errorsOf(shot.name)} |`);
+    }
+    const ratios = CONNECTIONS.map((c) => {
+      const pass = med('reply-from passthrough', c, 'rps');
+      const parts = shots
+        .filter((shot) => shot.name.startsWith('gateway'))
+        .map(
+          (shot) =>
+            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
+        );
+      return `c=${c}: ${parts.join(', ')}`;
+    });
+    summary.push(`${path.name.padEnd(18)} ${ratios.join('; ')}`);
+  }
+  const peak = await Promise.all(
+    targets
+      .filter((t) => t.name.startsWith('gateway'))
+      .map(async (t) => {
+        const pids = [t.pid, ...childPids(t.pid)];
+        return `${t.name}: ${(await Promise.all(pids.map((p) => procStatus(p)))).map((s) => s.hwmMb.toFixed(0)).join(' + ')} MB`;
+      }),
+  );
+  console.log(
+    '\nRatios to the reply-from passthrough (goal: 1 process ≥ 0.60×; all workers p99 ≤ 25 ms at c=50):',
+  );
+  for (const line of summary) console.log(`  ${line}`);
+  console.log(`Peak RSS during the run (primary + workers): ${peak.join('; ')}`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,97 @@
+/**
+ * Prometheus metrics (fastify-metrics 14 over @prometheus-io/client, prom-client's maintained
+ * successor): request durations by route, legacy call durations and outcomes, upload and scrub
+ * counters, refusals (429 rate-limited, 503 busy) and the Node process vitals.
+ *
+ * Each app has its own registry (`app.telemetry.registry`), so tests may build many apps in one
+ * process. It is NEVER served on the public port: `/metrics` there answers 404 like any unknown
+ * path. server.ts serves it on a separate listener (METRICS_HOST:METRICS_PORT, 127.0.0.1:9464 by
+ * default); with several workers the primary answers with the sum over the workers (decision 116).
+ */
+import { Counter, Histogram, Registry } from '@prometheus-io/client';
+import type { FastifyInstance } from 'fastify';
+import metricsModule from 'fastify-metrics';
+import fp from 'fastify-plugin';
+import { ApiProblem } from './errors.ts';
+
+export type Telemetry = {
+  registry: Registry;
+  /** One finished legacy call: its stable name, what came of it and how long it took. */
+  legacyCall(name: string, outcome: string, ms: number): void;
+  /** One received file of an upload and what scrubbing did to it. */
+  uploadFile(scrub: 'scrubbed' | 'not-scrubbed' | 'refused' | 'none'): void;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    telemetry: Telemetry;
+  }
+}
+
+// A CommonJS build of an ES module: under Node's loader the plugin is the module object's `default`.
+const fastifyMetrics = metricsModule.default ?? metricsModule;
+
+/** Outcome labels stay few: `code 1` (etc.), `bad-reply`, `stream`, or a problem type. */
+const outcomeLabel = (outcome: string) => (outcome.length > 40 ? 'other' : outcome);
+
+export const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const registry = new Registry();
+    await app.register(fastifyMetrics, {
+      endpoint: null,
+      name: 'routeMetrics',
+      defaultMetrics: { enabled: true, register: registry },
+      routeMetrics: {
+        enabled: { histogram: true, summary: false },
+        // Unknown paths share one label: a scanner's URLs must not become label values.
+        registeredRoutesOnly: true,
+        groupStatusCodes: false,
+        overrides: {
+          histogram: {
+            registers: [registry],
+            buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+          },
+          summary: { registers: [registry] },
+        },
+      },
+    });
+
+    const legacyDuration = new Histogram({
+      name: 'wbs_legacy_call_duration_seconds',
+      help: 'Legacy API calls by call name and outcome (code 1/0/-1, bad-reply, stream, or a problem type)',
+      labelNames: ['call', 'outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+    const uploadFiles = new Counter({
+      name: 'wbs_upload_files_total',
+      help: 'Files received in uploads, by what metadata scrubbing did (none: a kind that carries none)',
+      labelNames: ['scrub'] as const,
+      registers: [registry],
+    });
+    const refusals = new Counter({
+      name: 'wbs_refusals_total',
+      help: 'Requests refused by a limit: 429 rate-limited or 503 busy, by route',
+      labelNames: ['route', 'status'] as const,
+      registers: [registry],
+    });
+
+    app.decorate('telemetry', {
+      registry,
+      legacyCall: (name, outcome, ms) =>
+        legacyDuration.observe({ call: name, outcome: outcomeLabel(outcome) }, ms / 1000),
+      uploadFile: (scrub) => uploadFiles.inc({ scrub }),
+    } satisfies Telemetry);
+
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode !== 429 && reply.statusCode !== 503) return;
+      refusals.inc({ route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+    });
+
+    // The web app's fallback would answer 200 with its HTML here: an unknown path on the public port.
+    app.get('/metrics', { config: { policy: 'public' }, schema: { hide: true } }, async () => {
+      throw new ApiProblem('not-found');
+    });
+  },
+  { name: 'wbs-metrics' },
+);
