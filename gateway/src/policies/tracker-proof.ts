@@ -23,9 +23,11 @@ const MISSES = new Set(['legacy-warning', 'legacy-error', 'not-found']);
 const normaliseCaseNumber = (value: string) => value.trim().toUpperCase();
 
 export type TrackerProof = (
-  request: FastifyRequest<{ Body: TrackingRequest }>,
+  request: FastifyRequest,
   reply: FastifyReply,
   event: string,
+  /** Number and password from elsewhere than a JSON body (a multipart upload's text parts). */
+  proof?: TrackingRequest,
 ) => Promise<LegacyCase>;
 
 /** One proof per registering plugin, counting attempts under `counters` (its own by default). */
@@ -45,9 +47,9 @@ export async function trackerProof(app: FastifyInstance, counters = 'tracking-st
     await sleep(Math.max(0, Math.max(1, Math.ceil(elapsed / floorMs)) * floorMs - elapsed));
   };
 
-  return async (request, reply, event) => {
+  return async (request, reply, event, proof = request.body as TrackingRequest) => {
     const started = performance.now();
-    const caseNumber = normaliseCaseNumber(request.body.caseNumber);
+    const caseNumber = normaliseCaseNumber(proof.caseNumber);
     try {
       await limiter.consume(request, reply, caseNumber);
     } catch (error) {
@@ -60,7 +62,7 @@ export async function trackerProof(app: FastifyInstance, counters = 'tracking-st
         name: 'WBSCase.track',
         method: 'POST',
         path: '/WBSCase/Whistleblower/byNumber',
-        json: { caseNumber, password: request.body.password },
+        json: { caseNumber, password: proof.password },
         data: legacyCaseSchema,
         auth: null,
       });
