@@ -38,6 +38,8 @@ export async function setup(project: TestProject): Promise<void> {
       // (decision 81) are tested in the gateway's tests and the attack suite.
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     },
+    // The gateway's store of this run only (a kept one would hold rows sealed with another run's key).
+    gatewayEnv: { STORE_DATA_DIR: join(workDir, 'store') },
     stdio: 'inherit',
   });
   project.provide('baseUrl', system.url);

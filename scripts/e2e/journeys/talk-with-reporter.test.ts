@@ -125,15 +125,15 @@ describe.each<Engine>([{ engine: 'pglite' }, { engine: 'postgresql' }])(
       expect(caseNumber).toMatch(/^WBS-\d{8}$/);
       guest.expectClean();
 
-      const me = await whoIs(base, 'admin.kahuripan', 'Perusahaan#2026!');
+      const me = await whoIs(base, 'analis.direksi', 'Analis#2026!');
       const HANDLER_NAME = me.displayName;
       // 2. A handler of the company opens it, asks a question in Pesan and reveals the masked contact.
       const handler = await journey.actor('handler', { baseUrl: base });
       const { page } = handler;
       const main = page.getByRole('main');
       await page.goto('/auth/login');
-      await main.getByLabel('Username').fill('admin.kahuripan');
-      await main.getByLabel('Kata sandi', { exact: true }).fill('Perusahaan#2026!');
+      await main.getByLabel('Username').fill('analis.direksi');
+      await main.getByLabel('Kata sandi', { exact: true }).fill('Analis#2026!');
       await main.getByRole('button', { name: 'Masuk' }).click();
       await page.waitForURL((url) => url.pathname !== '/auth/login');
       await page.goto('/admin/case');
@@ -206,8 +206,8 @@ describe.each<Engine>([{ engine: 'pglite' }, { engine: 'postgresql' }])(
       const { page } = handler;
       const main = page.getByRole('main');
       await page.goto('/auth/login');
-      await main.getByLabel('Username').fill('admin.kahuripan');
-      await main.getByLabel('Kata sandi', { exact: true }).fill('Perusahaan#2026!');
+      await main.getByLabel('Username').fill('analis.direksi');
+      await main.getByLabel('Kata sandi', { exact: true }).fill('Analis#2026!');
       await main.getByRole('button', { name: 'Masuk' }).click();
       await page.waitForURL((url) => url.pathname !== '/auth/login');
       await page.goto('/admin/case');

@@ -1,6 +1,7 @@
 import { Badge, Box, Button, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
 import { MESSAGE_MAX_LENGTH, type Message, messageText } from '@wbs/shared/api/messages';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client.ts';
 import { FormField } from '../../ui/FormField.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
@@ -33,12 +34,22 @@ export function MessagesPanel(props: {
 
   const accessRef = useRef(access);
   accessRef.current = access;
+  const { mutate } = useSWRConfig();
+  // Reading (or answering) may clear the case list's unread marks: refetch them when shown next.
+  const forgetMarks = useCallback(
+    () =>
+      mutate((k) => typeof k === 'string' && k.startsWith('/cases/message-marks'), undefined, {
+        revalidate: true,
+      }),
+    [mutate],
+  );
   const key = accessKey(access);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the case (key) changes
   const load = useCallback(async () => {
     setFailed(false);
     try {
       setMessages((await fetchConversation(accessRef.current)).messages);
+      if (props.audience === 'staff') void forgetMarks();
     } catch (e) {
       setFailed(true);
       notify.problem(e);
@@ -67,6 +78,7 @@ export function MessagesPanel(props: {
       const reply = await sendMessage(access, checked.value, pendingKey.current);
       pendingKey.current = null;
       setText('');
+      if (props.audience === 'staff') void forgetMarks();
       // What was marked before stays marked until the next visit: the reader saw it only now.
       setMessages((before) => {
         const wasNew = new Set((before ?? []).filter((m) => m.isNew).map((m) => m.id));
