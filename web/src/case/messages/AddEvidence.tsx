@@ -1,4 +1,4 @@
-import { Box, Button, Heading, HStack, Progress, Stack, Text } from '@chakra-ui/react';
+import { Button, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import { useRef, useState } from 'react';
@@ -7,6 +7,7 @@ import { notify } from '../../ui/toaster.tsx';
 import { ACCEPTED_FILES_HELP, fileErrorsFrom, fileProblem } from '../attachments.ts';
 import { FilePicker } from '../wizard/FilePicker.tsx';
 import { addEvidence, type CaseAccess, isRetryable, newIdempotencyKey } from './access.ts';
+import { ReporterPanel } from './ReporterPanel.tsx';
 import { MESSAGE_TEXTS } from './texts.ts';
 
 /**
@@ -86,17 +87,7 @@ export function AddEvidence(props: {
   }
 
   return (
-    <Box
-      as="section"
-      bg="bg.panel"
-      borderWidth="1px"
-      rounded="xl"
-      p={{ base: '4', md: '6' }}
-      aria-label={MESSAGE_TEXTS.evidenceTitle}
-    >
-      <Heading as="h2" size="md" mb="2" color="brand.fg">
-        {MESSAGE_TEXTS.evidenceTitle}
-      </Heading>
+    <ReporterPanel title={MESSAGE_TEXTS.evidenceTitle}>
       <Stack gap="3">
         <Text fontSize="sm" color="fg.muted">
           {MESSAGE_TEXTS.evidenceIntro}{' '}
@@ -135,6 +126,6 @@ export function AddEvidence(props: {
           </>
         )}
       </Stack>
-    </Box>
+    </ReporterPanel>
   );
 }

@@ -1,9 +1,10 @@
-import { Box, Heading, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Stack, Table, Text } from '@chakra-ui/react';
 import type { IdentityAccessReply } from '@wbs/shared/api/messages';
 import { useEffect, useRef, useState } from 'react';
 import { notify } from '../../ui/toaster.tsx';
 import { formatDateTime } from '../detail.ts';
 import { accessKey, type CaseAccess, fetchIdentityAccess } from './access.ts';
+import { ReporterPanel } from './ReporterPanel.tsx';
 import { MESSAGE_TEXTS } from './texts.ts';
 
 /**
@@ -27,17 +28,7 @@ export function IdentityAccessSection({ access }: { access: CaseAccess }) {
   }, [key]);
   if (!history) return null;
   return (
-    <Box
-      as="section"
-      bg="bg.panel"
-      borderWidth="1px"
-      rounded="xl"
-      p={{ base: '4', md: '6' }}
-      aria-label={MESSAGE_TEXTS.identityTitle}
-    >
-      <Heading as="h2" size="md" mb="2" color="brand.fg">
-        {MESSAGE_TEXTS.identityTitle}
-      </Heading>
+    <ReporterPanel title={MESSAGE_TEXTS.identityTitle}>
       <Stack gap="3">
         <Text fontSize="sm" color="fg.muted">
           {history.identified ? MESSAGE_TEXTS.identityIntro : MESSAGE_TEXTS.identityAnonymous}
@@ -72,6 +63,6 @@ export function IdentityAccessSection({ access }: { access: CaseAccess }) {
           </Box>
         )}
       </Stack>
-    </Box>
+    </ReporterPanel>
   );
 }
