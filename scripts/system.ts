@@ -176,6 +176,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       SESSION_SECRET: options.sessionSecret,
       SESSION_ENCRYPTION_KEY: options.sessionEncryptionKey,
       WEB_DIST_DIR: options.webDistDir,
+      // The tracker's Tambah Bukti needs a legacy token (legacy/service-account.ts); against the
+      // bundled legacy-sim a seeded account plays the gateway's service account.
+      ...(simUrl && !process.env.LEGACY_SERVICE_USERNAME
+        ? { LEGACY_SERVICE_USERNAME: 'admin', LEGACY_SERVICE_PASSWORD: 'Admin#2026!' }
+        : {}),
       ...options.gatewayEnv,
     };
     const startGateway = async (env: Record<string, string> = {}) => {

@@ -54,6 +54,9 @@ const envSchema = v.object({
     v.transform((value) => value.replace(/\/+$/, '')),
   ),
   LEGACY_TIMEOUT_MS: intString('LEGACY_TIMEOUT_MS', 10_000, 50, 300_000),
+  /** The gateway's own legacy account, used only to add a proven tracker's evidence (Tambah Bukti). */
+  LEGACY_SERVICE_USERNAME: optionalText,
+  LEGACY_SERVICE_PASSWORD: optionalText,
   PORT: intString('PORT', 8080, 0, 65_535),
   HOST: v.pipe(
     v.optional(v.string(), '127.0.0.1'),
@@ -175,6 +178,8 @@ const envSchema = v.object({
 export type Config = {
   legacyApiUrl: string;
   legacyTimeoutMs: number;
+  /** Legacy account for the tracker's Tambah Bukti (the legacy call needs a token); null: unavailable. */
+  legacyService: { username: string; password: string } | null;
   port: number;
   host: string;
   trustProxy: boolean | string;
@@ -302,6 +307,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     legacyApiUrl: e.LEGACY_API_URL,
     legacyTimeoutMs: e.LEGACY_TIMEOUT_MS,
+    legacyService:
+      e.LEGACY_SERVICE_USERNAME && e.LEGACY_SERVICE_PASSWORD
+        ? { username: e.LEGACY_SERVICE_USERNAME, password: e.LEGACY_SERVICE_PASSWORD }
+        : null,
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY,

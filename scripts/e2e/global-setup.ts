@@ -38,6 +38,9 @@ export async function setup(project: TestProject): Promise<void> {
       // (decision 81) are tested in the gateway's tests and the attack suite.
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     },
+    // The embedded store of this run only, in memory (a kept folder would hold rows sealed with another
+    // run's key; a fresh folder costs an initdb that a loaded machine may not finish before the timeout).
+    gatewayEnv: { STORE_DATA_DIR: 'memory://' },
     stdio: 'inherit',
   });
   project.provide('baseUrl', system.url);

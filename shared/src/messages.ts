@@ -155,6 +155,7 @@ export const PROBLEM_MESSAGES = {
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
   storeUnavailable: 'Penyimpanan pesan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',
+  evidenceUnavailable: 'Tambah Bukti sedang tidak dapat digunakan, silakan coba beberapa saat lagi',
   messageIdempotencyMismatch:
     'Isi pesan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
 } as const;

@@ -41,6 +41,7 @@ export const ACTIONS = [
   'case-messages:read',
   'case-messages:write',
   'case-messages:marks',
+  'case-evidence:add',
   'identity-access:read-own',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -98,6 +99,8 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'case-messages:read': types(2, 3, 4, 5, 6),
   'case-messages:write': either(caseHandlers, types(6)),
   'case-messages:marks': types(2, 3, 4, 5),
+  /** Tambah Bukti by the signed-in reporter on its own cases (the tracker uses tracking:use). */
+  'case-evidence:add': types(6),
   'identity-access:read-own': types(6),
 };
 

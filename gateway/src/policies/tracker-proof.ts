@@ -32,10 +32,12 @@ const trackingFailed = () =>
   });
 
 export type TrackerProof = (
-  request: FastifyRequest<{ Body: TrackingRequest }>,
+  request: FastifyRequest,
   reply: FastifyReply,
   /** The audit event naming the route (`tracking`, `tracking-messages`…). */
   event: string,
+  /** Number and password from elsewhere than a JSON body (a multipart upload's text parts). */
+  proof?: TrackingRequest,
 ) => Promise<LegacyCase>;
 
 /** Builds the proof; each registering plugin gets one, all counting in the same counters. */
@@ -54,9 +56,9 @@ export async function trackerProof(app: FastifyInstance): Promise<TrackerProof> 
     memorySeconds: Math.max(settings.windowSeconds, settings.backoffMaxSeconds * 2),
   });
 
-  return async (request, reply, event) => {
+  return async (request, reply, event, proof = request.body as TrackingRequest) => {
     const started = performance.now();
-    const caseNumber = normaliseCaseNumber(request.body.caseNumber);
+    const caseNumber = normaliseCaseNumber(proof.caseNumber);
     let attempt: Attempt;
     try {
       await perClient.consume(request, reply, '');
@@ -71,7 +73,7 @@ export async function trackerProof(app: FastifyInstance): Promise<TrackerProof> 
         name: 'WBSCase.track',
         method: 'POST',
         path: '/WBSCase/Whistleblower/byNumber',
-        json: { caseNumber, password: request.body.password },
+        json: { caseNumber, password: proof.password },
         data: legacyCaseSchema,
         // A signed-in user tracking a case is a tracker too: its own token is never sent along.
         auth: null,

@@ -4,6 +4,7 @@ import analystRoutes from './analysts/route.ts';
 import caseCategoryRoutes from './case-categories/route.ts';
 import caseCategoryGroupRoutes from './case-category-groups/route.ts';
 import caseCreateRoutes from './case-create/route.ts';
+import caseEvidenceRoutes from './case-evidence/route.ts';
 import caseLineRoutes from './case-lines/route.ts';
 import caseLogRoutes from './case-logs/route.ts';
 import caseStatusRoutes from './case-statuses/route.ts';
@@ -49,6 +50,7 @@ const API_ROUTES = [
   dashboardRoutes,
   messageRoutes,
   identityAccessRoutes,
+  caseEvidenceRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

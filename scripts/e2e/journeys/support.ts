@@ -58,10 +58,13 @@ export async function openActor(
     hasTouch?: boolean;
     /** The browser's zone (default Asia/Jakarta): another zone proves WIB is printed regardless. */
     timezoneId?: string;
+    /** Another system than the shared one (e.g. a gateway on PostgreSQL started by the journey). */
+    baseUrl?: string;
   } = {},
 ): Promise<Actor> {
+  const actorOrigin = new URL(options.baseUrl ?? baseUrl).origin;
   const context = await browser.newContext({
-    baseURL: baseUrl,
+    baseURL: options.baseUrl ?? baseUrl,
     viewport: options.viewport ?? { width: 1280, height: 900 },
     isMobile: options.isMobile ?? false,
     hasTouch: options.hasTouch ?? false,
@@ -70,7 +73,7 @@ export async function openActor(
     acceptDownloads: true,
   });
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ownOrigin });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: actorOrigin });
   const problems: string[] = [];
   const allowances: HttpAllowance[] = [...ALWAYS_ALLOWED];
 
@@ -85,7 +88,7 @@ export async function openActor(
     const origin = parsed.protocol.startsWith('ws')
       ? `${parsed.protocol === 'wss:' ? 'https:' : 'http:'}//${parsed.host}`
       : parsed.origin;
-    return origin !== ownOrigin;
+    return origin !== actorOrigin;
   };
 
   context.on('request', (request) => {
@@ -103,7 +106,7 @@ export async function openActor(
         let path = where;
         try {
           const url = new URL(where);
-          if (url.origin === ownOrigin) path = url.pathname;
+          if (url.origin === actorOrigin) path = url.pathname;
         } catch {
           // keep the raw location
         }

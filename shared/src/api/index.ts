@@ -1,5 +1,6 @@
 export * from './case-categories.ts';
 export * from './case-create.ts';
+export * from './case-evidence.ts';
 export * from './cases.ts';
 export * from './common.ts';
 export * from './companies.ts';

@@ -34,6 +34,7 @@ import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User 
 import { subjectOf } from '../api/types.ts';
 import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, formatDateTime, normaliseCaseDetail } from '../case/detail.ts';
+import { MessageMark, useMessageMarks } from '../case/messages/MessageMark.tsx';
 import { rememberCompany, rememberedCompany } from '../dashboard/companyChoice.ts';
 import { DateField } from '../ui/DateField.tsx';
 import { FormField } from '../ui/FormField.tsx';
@@ -193,6 +194,11 @@ export function CaseListPage({ user }: { user: User }) {
       : (['/cases/search', searchOf(filters, page, pageSize, picksCompany)] as const);
   const list = useSWR(listKey, searchCases, { keepPreviousData: true });
   const totalPages = Math.max(1, Math.ceil((list.data?.total ?? 0) / pageSize));
+  const marks = useMessageMarks(
+    list.data?.items.map((item) => item.id),
+    picksCompany ? filters.companyId || null : null,
+    can(subject, 'case-messages:marks') && openId === null,
+  );
 
   const exportData = async () => {
     notify.info(UI_MESSAGES.exporting);
@@ -371,7 +377,10 @@ export function CaseListPage({ user }: { user: User }) {
                   <Table.Cell>
                     <DateTimeLines iso={item.createdAt} />
                   </Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{item.number}</Table.Cell>
+                  <Table.Cell whiteSpace="nowrap">
+                    {item.number}
+                    <MessageMark unread={marks.get(item.id)} />
+                  </Table.Cell>
                   <Table.Cell>{item.categoryName ?? '-'}</Table.Cell>
                   {!whistleblower && <Table.Cell>{item.caseLineName ?? '-'}</Table.Cell>}
                   <Table.Cell>
@@ -514,6 +523,16 @@ function CaseDetailScreen(props: { id: number; user: User; onBack: () => void })
         masked={!can(subject, 'case-logs:read-full')}
         showReporterName={!type6}
         canRevealContact={can(subject, 'case-logs:create')}
+        talk={
+          !can(subject, 'case-messages:read')
+            ? undefined
+            : {
+                access: { kind: 'case', caseId: detail.id },
+                audience: type6 ? 'reporter' : 'staff',
+                canWrite: can(subject, 'case-messages:write'),
+                ...(can(subject, 'case-evidence:add') ? { onEvidenceAdded: () => void mutate() } : {}),
+              }
+        }
         onBack={props.onBack}
         actions={
           can(subject, 'case-logs:create') ? (

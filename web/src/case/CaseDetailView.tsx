@@ -18,6 +18,11 @@ import { type ReactNode, useState } from 'react';
 import { ContactRevealDialog } from './ContactRevealDialog.tsx';
 import type { CaseDetail, CaseLog } from './detail.ts';
 import { formatDateTime } from './detail.ts';
+import { AddEvidence } from './messages/AddEvidence.tsx';
+import type { CaseAccess } from './messages/access.ts';
+import { IdentityAccessSection } from './messages/IdentityAccessSection.tsx';
+import { MessagesPanel } from './messages/MessagesPanel.tsx';
+import { MESSAGE_TEXTS } from './messages/texts.ts';
 import { PROTECTION_QUESTION, QUESTIONS } from './questions.ts';
 
 export function StatusBadge({ status }: { status: { name: string; order: number } | null }) {
@@ -28,6 +33,16 @@ export function StatusBadge({ status }: { status: { name: string; order: number 
     </Badge>
   );
 }
+
+/** What the case view offers beyond the legacy's detail (the gateway decides again on every call). */
+export type CaseTalk = {
+  access: CaseAccess;
+  /** The reporter (tracker or pelapor) sees handlers as "Tim Penanganan WBS"; staff see names. */
+  audience: 'reporter' | 'staff';
+  canWrite: boolean;
+  /** Tambah Bukti (reporter only): called with the gateway's reply once files were added. */
+  onEvidenceAdded?: (reply: unknown) => void;
+};
 
 /**
  * Case detail in View mode, shared by the tracker (Pantau Laporan) and the staff detail.
@@ -44,6 +59,8 @@ export function CaseDetailView(props: {
   onDownloadLogAttachment?: (log: CaseLog) => void;
   /** The reader may reveal masked contact details with a reason (policy `case-logs:create`). */
   canRevealContact?: boolean;
+  /** Pesan, identity-access history and Tambah Bukti: absent for readers without them (type 1). */
+  talk?: CaseTalk;
 }) {
   const { detail } = props;
   return (
@@ -78,6 +95,7 @@ export function CaseDetailView(props: {
         <Tabs.List>
           <Tabs.Trigger value="info">Informasi Laporan</Tabs.Trigger>
           <Tabs.Trigger value="logs">Catatan Aktivitas</Tabs.Trigger>
+          {props.talk && <Tabs.Trigger value="messages">{MESSAGE_TEXTS.tab}</Tabs.Trigger>}
         </Tabs.List>
         <Tabs.Content value="info">
           <CaseInformation
@@ -85,10 +103,31 @@ export function CaseDetailView(props: {
             onDownloadAttachment={props.onDownloadAttachment}
             canRevealContact={props.canRevealContact ?? false}
           />
+          {props.talk?.audience === 'reporter' && (
+            <Stack gap="4" mt="4">
+              {props.talk.onEvidenceAdded && (
+                <AddEvidence
+                  access={props.talk.access}
+                  existingNames={detail.attachments.map((a) => a.name)}
+                  onAdded={props.talk.onEvidenceAdded}
+                />
+              )}
+              <IdentityAccessSection access={props.talk.access} />
+            </Stack>
+          )}
         </Tabs.Content>
         <Tabs.Content value="logs">
           <CaseLogTable logs={detail.logs} masked={props.masked} onDownload={props.onDownloadLogAttachment} />
         </Tabs.Content>
+        {props.talk && (
+          <Tabs.Content value="messages">
+            <MessagesPanel
+              access={props.talk.access}
+              audience={props.talk.audience}
+              canWrite={props.talk.canWrite}
+            />
+          </Tabs.Content>
+        )}
       </Tabs.Root>
     </Stack>
   );

@@ -1,9 +1,12 @@
 import { Box, Button, Container, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { trackingSchema } from '@wbs/shared';
+import { caseAttachmentsReply } from '@wbs/shared/api/case-evidence';
 import { type FormEvent, useRef, useState } from 'react';
+import * as v from 'valibot';
 import { ApiError, api } from '../api/client.ts';
 import { CaseDetailView } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
+import type { CaseAccess } from '../case/messages/access.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { PasswordInput } from '../ui/PasswordInput.tsx';
@@ -18,7 +21,8 @@ export default function CheckCasePage() {
   const [caseNumber, setCaseNumber] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [detail, setDetail] = useState<CaseDetail | null>(null);
+  // The tracked case and its proof live in this page's memory only; Kembali forgets both.
+  const [tracked, setTracked] = useState<{ detail: CaseDetail; access: CaseAccess } | null>(null);
   const [busy, setBusy] = useState(false);
   const loading = useLoading();
   const numberRef = useRef<HTMLInputElement>(null);
@@ -31,12 +35,9 @@ export default function CheckCasePage() {
     setBusy(true);
     loading.show();
     try {
-      const reply = await api<unknown>('/tracking', {
-        method: 'POST',
-        body: { caseNumber: result.value.caseNumber.toUpperCase(), password: result.value.password },
-        authRedirect: false,
-      });
-      setDetail(normaliseCaseDetail(reply));
+      const proof = { caseNumber: result.value.caseNumber.toUpperCase(), password: result.value.password };
+      const reply = await api<unknown>('/tracking', { method: 'POST', body: proof, authRedirect: false });
+      setTracked({ detail: normaliseCaseDetail(reply), access: { kind: 'tracker', ...proof } });
       setPassword('');
       window.scrollTo({ top: 0 });
     } catch (error) {
@@ -50,15 +51,25 @@ export default function CheckCasePage() {
     }
   }
 
-  if (detail) {
+  if (tracked) {
+    const { detail, access } = tracked;
     return (
       <Container maxW="5xl">
         <CaseDetailView
           detail={detail}
           masked
           showReporterName
+          talk={{
+            access,
+            audience: 'reporter',
+            canWrite: true,
+            onEvidenceAdded: (reply) => {
+              const { attachments } = v.parse(caseAttachmentsReply, reply);
+              setTracked({ access, detail: { ...detail, attachments } });
+            },
+          }}
           onBack={() => {
-            setDetail(null);
+            setTracked(null);
             requestAnimationFrame(() => numberRef.current?.focus());
           }}
         />

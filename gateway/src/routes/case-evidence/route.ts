@@ -1,0 +1,169 @@
+/**
+ * Tambah Bukti: the reporter adds attachments to its case after filing, through the legacy's
+ * add-attachments call (`POST /WBSCase/Attachment`, multipart `{CaseId, CaseCompanyId, attachments…}`).
+ * - `POST /cases/{id}/attachments`: the signed-in pelapor (type 6), its own cases only
+ *   (`loadCaseInScope`), with its own legacy token;
+ * - `POST /tracking/attachments`: the tracker, number and password as multipart text parts, proven
+ *   exactly as every tracker call (limits, equal-time 404); the legacy call then goes with the
+ *   gateway's service account (legacy/service-account.ts), since a tracker has no token.
+ * The wizard's checks apply (gateway/src/uploads: type, content, 10 MB, duplicate names, scrubbing),
+ * plus the per-case total of 5 counting the attachments already there and no name already used on
+ * the case. A post is idempotent per case with `Idempotency-Key`.
+ */
+import {
+  CASE_EVIDENCE_FILES,
+  type CaseAttachmentsReply,
+  caseAttachmentsReply,
+  caseEvidenceMultipartDoc,
+  parseTrackerEvidenceFields,
+  trackerEvidenceMultipartDoc,
+} from '@wbs/shared/api/case-evidence';
+import { type IdParams, idParams } from '@wbs/shared/api/common';
+import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
+import { UI_MESSAGES } from '@wbs/shared/messages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { ApiProblem } from '../../errors.ts';
+import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import type { LegacyAuth } from '../../legacy/client.ts';
+import { num } from '../../legacy/schemas.ts';
+import { withServiceAccount } from '../../legacy/service-account.ts';
+import { audit } from '../../logging.ts';
+import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { floodLimiter } from '../../policies/flood-limits.ts';
+import { trackerProof } from '../../policies/tracker-proof.ts';
+import { routeSchema } from '../../schema.ts';
+import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
+import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
+import { fileMessages } from '../../uploads/policy.ts';
+import { scrubFiles } from '../../uploads/scrub.ts';
+import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+
+const TAGS = ['cases'];
+const IDEMPOTENCY_NOTE =
+  'Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali ' +
+  'dan menjawab sama; kunci yang sama dengan file lain: 409.';
+
+const legacyAttachments = v.array(
+  v.object({ attachmentId: num, attachmentName: v.optional(v.nullable(v.string()), null) }),
+);
+
+/** The case's files against the upload: the per-case total, and no name the case already has. */
+function checkAgainstCase(found: LegacyCase, upload: Upload): void {
+  const existing = found.attachments ?? [];
+  if (existing.length >= ATTACHMENTS_PER_CASE) {
+    throw new ApiProblem('validation', { errors: { attachments: UI_MESSAGES.attachmentsLimitReached } });
+  }
+  if (existing.length + upload.files.length > ATTACHMENTS_PER_CASE) {
+    throw new ApiProblem('validation', {
+      errors: { attachments: fileMessages.tooMany(ATTACHMENTS_PER_CASE) },
+    });
+  }
+  const names = new Set(existing.map((a) => (a.attachmentName ?? '').toLowerCase()));
+  const errors: Record<string, string> = {};
+  upload.files.forEach((file, index) => {
+    if (names.has(file.name.toLowerCase()))
+      errors[`attachments.${index}`] = fileMessages.duplicate(file.name);
+  });
+  if (Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
+}
+
+/** Checks, scrubs and sends the files once per Idempotency-Key; replies with the case's attachments. */
+async function addToCase(
+  request: FastifyRequest,
+  found: LegacyCase,
+  upload: Upload,
+  withAuth: <T>(call: (auth: LegacyAuth | undefined) => Promise<T>) => Promise<T>,
+): Promise<CaseAttachmentsReply> {
+  const key = idempotencyKeyOf(request);
+  const fingerprint = submissionFingerprint(request.server.config.sessionSecret, {
+    case: [found.caseCompanyId, found.caseId],
+    files: upload.files.map((f) => [f.name, f.sha256]),
+  });
+  return runIdempotent<CaseAttachmentsReply>(
+    request,
+    { scope: 'evidence', namespace: `case:${found.caseCompanyId}:${found.caseId}`, key, fingerprint },
+    async () => {
+      // Inside the once-only work: a retry whose files did arrive gets the first reply, not "duplicate".
+      checkAgainstCase(found, upload);
+      const scrubbed = await scrubFiles(request, upload.files);
+      const { data, messages } = await withAuth((auth) =>
+        postLegacyMultipart(request, {
+          name: 'WBSCase.addAttachments',
+          path: '/WBSCase/Attachment',
+          ...(auth ? { auth } : {}),
+          fields: { CaseId: String(found.caseId), CaseCompanyId: String(found.caseCompanyId) },
+          files: scrubbed.map((file) => ({ field: 'attachments', file })),
+          data: legacyAttachments,
+        }),
+      );
+      audit(request, 'evidence-added', {
+        resource: 'case',
+        resourceId: found.caseId,
+        files: scrubbed.length,
+      });
+      return {
+        message: messages[0] ?? '',
+        attachments: data.map((a) => ({ id: a.attachmentId, name: a.attachmentName ?? 'lampiran' })),
+      };
+    },
+  );
+}
+
+export default async function caseEvidenceRoutes(app: FastifyInstance) {
+  const flood = await floodLimiter(app, { name: 'case-evidence', ...app.config.caseLogs });
+  const proveTracker = await trackerProof(app);
+
+  app.post<{ Params: IdParams }>(
+    '/cases/:id/attachments',
+    {
+      config: { policy: 'case-evidence:add' },
+      schema: routeSchema({
+        summary: 'Tambah bukti (multipart/form-data)',
+        description:
+          'Pelapor (tipe 6), laporan miliknya: `attachments` (berulang), pemeriksaan dan pembersihan seperti ' +
+          `formulir laporan; total per laporan maks. 5 termasuk yang sudah ada. ${IDEMPOTENCY_NOTE}`,
+        tags: TAGS,
+        params: idParams,
+        multipart: { fields: caseEvidenceMultipartDoc, files: ['attachments'] },
+        response: { 201: caseAttachmentsReply },
+      }),
+    },
+    async (request, reply) => {
+      await flood.consume(request, reply, idempotencyKeyOf(request));
+      // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
+      const found = await loadCaseInScope(request, request.params.id);
+      const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
+        validUpload({ ok: true, value: null }, upload);
+        return addToCase(request, found, upload, (call) => call(undefined));
+      });
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.post(
+    '/tracking/attachments',
+    {
+      config: { policy: 'tracking:use' },
+      schema: routeSchema({
+        summary: 'Tambah bukti (Pantau Laporan, multipart/form-data)',
+        description:
+          'Publik: `caseNumber` dan `password` sebagai bagian teks (dibuktikan seperti POST /tracking: 404 sama ' +
+          'setelah waktu minimum yang sama, batas percobaan dengan 429), lalu `attachments` (berulang); aturan ' +
+          `file sama dengan POST /cases/{id}/attachments. ${IDEMPOTENCY_NOTE}`,
+        tags: ['tracking'],
+        multipart: { fields: trackerEvidenceMultipartDoc, files: ['attachments'] },
+        response: { 201: caseAttachmentsReply },
+      }),
+    },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      await flood.consume(request, reply, idempotencyKeyOf(request));
+      const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
+        const proof = validUpload(parseTrackerEvidenceFields(upload.fields), upload);
+        const found = await proveTracker(request, reply, 'tracking-evidence', proof);
+        return addToCase(request, found, upload, (call) => withServiceAccount(request, call));
+      });
+      return reply.code(201).send(result);
+    },
+  );
+}

@@ -1,0 +1,260 @@
+/**
+ * Journey: talk with the reporter (issue 11), on BOTH store engines. An anonymous guest files a
+ * report; a handler asks a question in Pesan and reveals the masked contact; the guest, tracking by
+ * number and password on a phone, sees the reply marked as new (from "Tim Penanganan WBS", never a
+ * name), answers and adds a file (Tambah Bukti), and sees the contact reveal in "Siapa yang melihat
+ * identitas saya" as a date and a role; the handler sees the unread mark in the list, reads the
+ * answer and downloads the file. Another company's handler reaches none of it, in the UI or the API.
+ *
+ * The shared e2e system runs the embedded store (PGlite); this file also starts a second system whose
+ * gateway uses the machine's PostgreSQL (a database of its own, dropped afterwards).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../gateway/src/store/test-databases.ts';
+import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
+import { makePdf, makePng } from './files.ts';
+import { PHONE, signIn, snackbar, useJourney } from './support.ts';
+import { fillCasePassword, fillGuestWizardToEvidence, saveReport, shownCaseNumber } from './wizard.ts';
+
+const journey = useJourney('talk-with-reporter');
+const TEAM = 'Tim Penanganan WBS';
+
+type Engine = { engine: 'pglite' | 'postgresql' };
+
+/** A second system with the gateway on PostgreSQL, like global-setup's but with DATABASE_URL. */
+async function startPostgresSystem(): Promise<{ url: string; stop(): Promise<void> }> {
+  const database: TestDatabase = await createTestDatabase();
+  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-pg-'));
+  let system: RunningSystem | undefined;
+  try {
+    system = await startSystem({
+      gatewayPort: await freePort(),
+      simPort: await freePort(),
+      simDataDir: join(workDir, 'legacy-sim'),
+      simJwtSecret: randomBytes(32).toString('base64url'),
+      sessionSecret: randomBytes(48).toString('base64url'),
+      sessionEncryptionKey: randomBytes(32).toString('base64'),
+      webDistDir: join(repoRoot, 'web', 'dist'),
+      env: { LOG_LEVEL: 'warn', TRACKING_MAX_PER_NUMBER: '30', TRACKING_MAX_PER_CLIENT: '300' },
+      gatewayEnv: {
+        DATABASE_URL: database.url,
+        STORE_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+      },
+      stdio: 'inherit',
+    });
+  } catch (error) {
+    await database.drop();
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
+  }
+  const running = system;
+  return {
+    url: running.url.replace(/\/$/, ''),
+    async stop() {
+      await running.stop();
+      await database.drop();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the API of `base` and returns the session cookie. */
+async function apiCookie(base: string, username: string, password: string): Promise<string> {
+  const reply = await fetch(`${base}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: new URL(base).origin },
+    body: JSON.stringify({ username, password }),
+  });
+  expect(reply.status, await reply.clone().text()).toBe(200);
+  const cookie = reply.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((c) => c.startsWith('wbs_session='));
+  if (!cookie) throw new Error('no session cookie');
+  return cookie;
+}
+
+/** The handler's name and role as the session shows them (what staff see on its messages). */
+async function whoIs(base: string, username: string, password: string) {
+  const cookie = await apiCookie(base, username, password);
+  const reply = await fetch(`${base}/api/v1/session`, { headers: { cookie, accept: 'application/json' } });
+  const { user } = (await reply.json()) as { user: { displayName: string; userTypeName: string } };
+  return user;
+}
+
+describe.each<Engine>([{ engine: 'pglite' }, { engine: 'postgresql' }])(
+  'talk with the reporter on $engine',
+  ({ engine }) => {
+    let base = '';
+    let stop: (() => Promise<void>) | undefined;
+    beforeAll(async () => {
+      if (engine === 'pglite') {
+        base = inject('baseUrl').replace(/\/$/, '');
+        return;
+      }
+      const system = await startPostgresSystem();
+      base = system.url;
+      stop = system.stop;
+    }, 120_000);
+    afterAll(async () => {
+      await stop?.();
+    }, 60_000);
+
+    const stamp = `${engine}-${Date.now().toString(36)}`;
+    const EVIDENCE = makePdf(`bukti-${stamp}.pdf`, `Bukti ${stamp}`);
+    const ADDED = makePng(`foto-tambahan-${stamp}.png`);
+    const CASE_PASSWORD = `Pipa-Bocor-${stamp}`;
+    const QUESTION = `Kapan tepatnya faktur ganda itu dibuat? (${stamp})`;
+    const ANSWER = `Pada awal bulan, saya lampirkan fotonya. (${stamp})`;
+    let caseNumber = '';
+    let caseId = 0;
+
+    it('guest files, handler asks, the tracker on a phone sees it marked, answers and adds a file', async () => {
+      // 1. An anonymous guest files a report.
+      const guest = await journey.actor('guest', { baseUrl: base });
+      await fillGuestWizardToEvidence(guest.page);
+      const wizard = guest.page.getByRole('main');
+      await wizard.getByLabel('Bukti Pendukung', { exact: true }).setInputFiles(EVIDENCE);
+      await fillCasePassword(guest.page, CASE_PASSWORD);
+      await saveReport(guest.page);
+      caseNumber = await shownCaseNumber(guest.page);
+      expect(caseNumber).toMatch(/^WBS-\d{8}$/);
+      guest.expectClean();
+
+      const me = await whoIs(base, 'analis.direksi', 'Analis#2026!');
+      const HANDLER_NAME = me.displayName;
+      // 2. A handler of the company opens it, asks a question in Pesan and reveals the masked contact.
+      const handler = await journey.actor('handler', { baseUrl: base });
+      const { page } = handler;
+      const main = page.getByRole('main');
+      await signIn(page, 'analis.direksi', 'Analis#2026!');
+      await page.goto('/admin/case');
+      const table = main.getByRole('table', { name: 'Daftar laporan' });
+      await main.getByRole('group', { name: 'Filter laporan' }).getByLabel('Nomor Laporan').fill(caseNumber);
+      const row = table.getByRole('row').filter({ hasText: caseNumber });
+      await row.getByRole('button', { name: 'Lihat' }).click();
+      await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+      caseId = Number(/\/admin\/case\/(\d+)/.exec(page.url())?.[1]);
+      expect(caseId).toBeGreaterThan(0);
+      await main.getByRole('button', { name: 'Tampilkan', exact: true }).click();
+      const reveal = page.getByRole('dialog', { name: 'Tampilkan kontak pelapor' });
+      await reveal.getByLabel('Alasan').fill('Menghubungi pelapor untuk klarifikasi faktur');
+      await reveal.getByRole('button', { name: 'Tampilkan', exact: true }).click();
+      await reveal.waitFor({ state: 'detached' });
+      await main.getByRole('tab', { name: 'Pesan' }).click();
+      await main.getByText('Belum ada pesan.').waitFor();
+      // An empty message is refused with the Indonesian rule, nothing is sent.
+      await main.getByRole('button', { name: 'Kirim Pesan' }).click();
+      await main.getByText('Pesan wajib diisi', { exact: true }).waitFor();
+      await main.getByLabel('Tulis pesan').fill(QUESTION);
+      await main.getByRole('button', { name: 'Kirim Pesan' }).click();
+      await snackbar(page, 'Pesan berhasil dikirim').waitFor();
+      const asked = main.getByTestId('message').filter({ hasText: QUESTION });
+      // Staff see which handler wrote it.
+      await asked.getByText(HANDLER_NAME, { exact: true }).waitFor();
+      await asked.getByText(`(${me.userTypeName})`, { exact: true }).waitFor();
+      handler.expectClean();
+
+      // 3. The guest tracks on a phone: the reply is marked new and signed by the team, never a name.
+      const tracker = await journey.actor('tracker-phone', { ...PHONE, baseUrl: base });
+      const t = tracker.page;
+      const tm = t.getByRole('main');
+      await t.goto('/admin/checkcase');
+      await tm.getByLabel('Nomor Laporan').fill(caseNumber);
+      await tm.getByLabel('Kata sandi', { exact: true }).fill(CASE_PASSWORD);
+      await tm.getByRole('button', { name: 'Cari Laporan' }).click();
+      await tm.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+      // Who saw my identity: the reveal, with a date and a role, never a name.
+      const history = tm.getByRole('region', { name: 'Siapa yang melihat identitas saya' });
+      await history.getByText('Membuka kontak yang disamarkan').waitFor();
+      await history.getByText(me.userTypeName, { exact: true }).waitFor();
+      await tm.getByRole('tab', { name: 'Pesan' }).click();
+      const reply = tm.getByTestId('message').filter({ hasText: QUESTION });
+      await reply.getByText('Baru', { exact: true }).waitFor();
+      await reply.getByText(TEAM, { exact: true }).waitFor();
+      await tm.getByText('1 balasan baru sejak kunjungan terakhir Anda').waitFor();
+      expect(await t.content()).not.toContain(HANDLER_NAME);
+      await tm.getByLabel('Tulis pesan').fill(ANSWER);
+      await tm.getByRole('button', { name: 'Kirim Pesan' }).click();
+      await snackbar(t, 'Pesan berhasil dikirim').waitFor();
+      await tm.getByTestId('message').filter({ hasText: ANSWER }).getByText('Pelapor').waitFor();
+      // Tambah Bukti on the Informasi Laporan tab.
+      await tm.getByRole('tab', { name: 'Informasi Laporan' }).click();
+      const add = tm.getByRole('region', { name: 'Tambah Bukti' });
+      await add.getByText('Sisa lampiran yang dapat ditambahkan: 4.', { exact: false }).waitFor();
+      await add.getByLabel('Lampiran Tambahan', { exact: true }).setInputFiles(ADDED);
+      await add.getByRole('button', { name: 'Unggah Bukti' }).click();
+      await snackbar(t, 'Bukti berhasil ditambahkan').waitFor();
+      await tm.getByText(ADDED.name, { exact: true }).waitFor();
+      expect(await t.content()).not.toContain(HANDLER_NAME);
+      expect(t.url()).not.toContain(caseNumber);
+      expect(await t.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      tracker.expectClean();
+    });
+
+    it('the handler sees the unread mark, reads the answer and downloads the file; another company reaches nothing', async () => {
+      expect(caseId, 'the case of the first test').toBeGreaterThan(0);
+      const handler = await journey.actor('handler-again', { baseUrl: base });
+      const { page } = handler;
+      const main = page.getByRole('main');
+      await signIn(page, 'analis.direksi', 'Analis#2026!');
+      await page.goto('/admin/case');
+      const table = main.getByRole('table', { name: 'Daftar laporan' });
+      await main.getByRole('group', { name: 'Filter laporan' }).getByLabel('Nomor Laporan').fill(caseNumber);
+      const row = table.getByRole('row').filter({ hasText: caseNumber });
+      await row.getByTestId('message-mark').getByText('1 pesan baru').waitFor();
+      await row.getByRole('button', { name: 'Lihat' }).click();
+      await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        main.getByRole('button', { name: `Unduh ${ADDED.name}` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(ADDED.name);
+      expect(
+        readFileSync(await download.path())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+      await main.getByRole('tab', { name: 'Pesan' }).click();
+      const answer = main.getByTestId('message').filter({ hasText: ANSWER });
+      await answer.getByText('Belum dibaca').waitFor();
+      await answer.getByText('Pelapor', { exact: true }).waitFor();
+      // Read now: back in the list the mark is gone.
+      await main.getByRole('button', { name: 'Kembali' }).click();
+      await main.getByRole('group', { name: 'Filter laporan' }).getByLabel('Nomor Laporan').fill(caseNumber);
+      await row.getByRole('button', { name: 'Lihat' }).waitFor();
+      await expect.poll(() => row.getByTestId('message-mark').count()).toBe(0);
+      handler.expectClean();
+
+      // Another company's handler: the case does not exist for it, in the UI and in the API.
+      const other = await journey.actor('other-company', { baseUrl: base });
+      other.allowHttpError(404, /^\/api\/v1\/cases\/\d+$/, 'a case of another company');
+      const op = other.page;
+      await signIn(op, 'admin.pakuan', 'Perusahaan#2026!');
+      await op.goto(`/admin/case/${caseId}`);
+      await op.waitForURL((url) => url.pathname === '/admin/case');
+      await op.getByRole('main').getByRole('table', { name: 'Daftar laporan' }).waitFor();
+      expect(await op.content()).not.toContain(ANSWER);
+      other.expectClean();
+      const cookie = await apiCookie(base, 'admin.pakuan', 'Perusahaan#2026!');
+      const headers = { cookie, origin: new URL(base).origin, accept: 'application/json' };
+      const messages = await fetch(`${base}/api/v1/cases/${caseId}/messages`, { headers });
+      expect(messages.status).toBe(404);
+      const post = await fetch(`${base}/api/v1/cases/${caseId}/messages`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Halo' }),
+      });
+      expect(post.status).toBe(404);
+      const marks = await fetch(`${base}/api/v1/cases/message-marks?caseIds=${caseId}`, { headers });
+      expect(marks.status).toBe(200);
+      expect(await marks.json()).toEqual({ items: [] });
+      const detail = await fetch(`${base}/api/v1/cases/${caseId}`, { headers });
+      expect(detail.status).toBe(404);
+    });
+  },
+);
