@@ -42,6 +42,7 @@ export const ACTIONS = [
   'case-messages:write',
   'case-messages:marks',
   'identity-access:read-own',
+  'audit-trail:export',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -99,6 +100,8 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'case-messages:write': either(caseHandlers, types(6)),
   'case-messages:marks': types(2, 3, 4, 5),
   'identity-access:read-own': types(6),
+  // Issue 12: the group administrator exports the whole trail, a company admin its own staff's.
+  'audit-trail:export': types(1, 2),
 };
 
 export function can(subject: Subject, action: Action): boolean {

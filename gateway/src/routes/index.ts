@@ -1,6 +1,7 @@
 /** Every route of the gateway; API routes under /api/v1, probes at the root. */
 import type { FastifyInstance } from 'fastify';
 import analystRoutes from './analysts/route.ts';
+import auditTrailRoutes from './audit-trail/route.ts';
 import caseCategoryRoutes from './case-categories/route.ts';
 import caseCategoryGroupRoutes from './case-category-groups/route.ts';
 import caseCreateRoutes from './case-create/route.ts';
@@ -49,6 +50,7 @@ const API_ROUTES = [
   dashboardRoutes,
   messageRoutes,
   identityAccessRoutes,
+  auditTrailRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

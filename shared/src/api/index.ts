@@ -1,3 +1,4 @@
+export * from './audit-trail.ts';
 export * from './case-categories.ts';
 export * from './case-create.ts';
 export * from './cases.ts';
