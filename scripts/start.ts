@@ -11,18 +11,26 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, startSystem } from './system.ts';
 
-type DevSecrets = { sessionSecret: string; sessionEncryptionKey: string; legacySimJwtSecret: string };
+type DevSecrets = {
+  sessionSecret: string;
+  sessionEncryptionKey: string;
+  legacySimJwtSecret: string;
+  /** Ed25519 seed of the filing receipts' development key (`dev1`), added to older files on start. */
+  receiptSigningKey?: string;
+};
 
 const dataDir = join(repoRoot, '.data');
 
 function devSecrets(): DevSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'dev-secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevSecrets) : null;
+  if (kept?.receiptSigningKey) return kept;
   const secrets: DevSecrets = {
-    sessionSecret: randomBytes(48).toString('base64url'),
-    sessionEncryptionKey: randomBytes(32).toString('base64'),
-    legacySimJwtSecret: randomBytes(48).toString('base64url'),
+    sessionSecret: kept?.sessionSecret ?? randomBytes(48).toString('base64url'),
+    sessionEncryptionKey: kept?.sessionEncryptionKey ?? randomBytes(32).toString('base64'),
+    legacySimJwtSecret: kept?.legacySimJwtSecret ?? randomBytes(48).toString('base64url'),
+    receiptSigningKey: randomBytes(32).toString('base64'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -48,6 +56,7 @@ system = await startSystem({
   sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
   sessionEncryptionKey: env.SESSION_ENCRYPTION_KEY ?? secrets.sessionEncryptionKey,
   webDistDir: env.WEB_DIST_DIR ?? join(repoRoot, 'web', 'dist'),
+  gatewayEnv: { RECEIPT_SIGNING_KEYS: env.RECEIPT_SIGNING_KEYS ?? `dev1:${secrets.receiptSigningKey}` },
   onUnexpectedExit: (name, code) => {
     console.error(`${name} stopped unexpectedly (exit ${code}); stopping the system.`);
     void shutdown(1);

@@ -20,6 +20,7 @@ import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
 import profileRoutes from './profile/route.ts';
+import receiptRoutes from './receipts/route.ts';
 import regionRoutes from './regions/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
@@ -51,6 +52,7 @@ const API_ROUTES = [
   messageRoutes,
   identityAccessRoutes,
   auditTrailRoutes,
+  receiptRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

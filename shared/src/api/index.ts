@@ -10,6 +10,7 @@ export * from './messages.ts';
 export * from './partners.ts';
 export * from './password.ts';
 export * from './profile.ts';
+export * from './receipts.ts';
 export * from './reference.ts';
 export * from './session.ts';
 export * from './staff.ts';
