@@ -78,6 +78,16 @@ export function LandingPage() {
               >
                 <Link href="/admin/checkcase">Pantau Laporan</Link>
               </Button>
+              <Button
+                asChild
+                size="lg"
+                variant="outline"
+                color="white"
+                borderColor="white"
+                _hover={{ bg: 'whiteAlpha.200' }}
+              >
+                <Link href="/verifikasi-tanda-terima">Verifikasi Tanda Terima</Link>
+              </Button>
               <Button asChild size="lg" variant="ghost" color="white" _hover={{ bg: 'whiteAlpha.200' }}>
                 <Link href={user ? targetAfterLogin(user.userTypeId) : '/auth/login'}>
                   {user ? 'Dashboard' : 'Masuk'}
