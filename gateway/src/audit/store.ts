@@ -6,7 +6,7 @@
  * transaction that first locks the single chain-head row (`SELECT … FOR UPDATE`), so the next append
  * waits until this one commits and then sees its hash. (PGlite runs one transaction at a time anyway.)
  */
-import { and, asc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, lte, type SQL } from 'drizzle-orm';
 import type { StoreDb } from '../store/database.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import {
@@ -52,15 +52,20 @@ export type ChainVerdict = { ok: true; records: number } | { ok: false; records:
 
 const BATCH = 2_000;
 
-/** Walks the whole chain in sequence order and checks it against the head. */
+/**
+ * Walks the chain in sequence order up to the head as read first (records appended meanwhile are
+ * left for the next check) and checks that the last record is the head.
+ */
 export async function verifyAuditChain(db: StoreDb): Promise<ChainVerdict> {
+  const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+  if (!head) return { ok: false, records: 0, broken: { seq: 0, reason: 'kepala rantai hilang' } };
   let tail = { seq: 0, hash: GENESIS_HASH };
   let checked = 0;
   for (;;) {
     const rows: StoredAuditRecord[] = await db
       .select()
       .from(auditRecord)
-      .where(gt(auditRecord.seq, tail.seq))
+      .where(and(gt(auditRecord.seq, tail.seq), lte(auditRecord.seq, head.seq)))
       .orderBy(asc(auditRecord.seq))
       .limit(BATCH);
     const run = checkRun(rows, tail);
@@ -69,8 +74,6 @@ export async function verifyAuditChain(db: StoreDb): Promise<ChainVerdict> {
     tail = run.tail;
     if (rows.length < BATCH) break;
   }
-  const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
-  if (!head) return { ok: false, records: checked, broken: { seq: 0, reason: 'kepala rantai hilang' } };
   if (head.seq !== tail.seq || head.hash !== tail.hash) {
     return {
       ok: false,

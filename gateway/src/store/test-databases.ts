@@ -33,3 +33,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** Both engines the store runs on, for `describe.each`. */
 export const ENGINES = [{ engine: 'postgresql' as const }, { engine: 'pglite' as const }];
+
+/** Runs one statement on a test database (e2e journeys that must alter the store behind the gateway). */
+export async function queryTestDatabase<T extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
