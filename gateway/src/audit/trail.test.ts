@@ -117,6 +117,30 @@ describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
     expect(events).toContain('permission-denied');
   });
 
+  it('records a master-data change once, from the route policy, and not a refused one', async () => {
+    const cookie = await signIn(t.app, 'admin.kahuripan', demoAccount('admin.kahuripan').password);
+    const groups = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/case-category-groups',
+      headers: browser(cookie),
+    });
+    const groupId = (groups.json() as { items: { id: number }[] }).items[0]?.id;
+    const before = (await records()).length;
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/case-categories', headers: browser(cookie), payload });
+    const created = await post({ name: `Kategori audit ${randomUUID().slice(0, 8)}`, groupId });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await post({ name: '', groupId })).statusCode).toBe(400);
+    const changes = (await records()).slice(before).filter((r) => r.event === 'master-data-changed');
+    expect(changes).toHaveLength(1);
+    expect(JSON.parse(changes[0]?.body ?? '{}')).toMatchObject({
+      method: 'POST',
+      route: '/api/v1/case-categories',
+      actor: { userType: 2, companyId: 1 },
+      fields: { action: 'case-categories:manage', resourceId: null },
+    });
+  });
+
   it('keeps one chain under parallel appends', async () => {
     const actor = { userId: 9, userType: 1, role: null, companyId: null, partnerId: null };
     const store = await db();
