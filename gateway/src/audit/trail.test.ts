@@ -3,12 +3,12 @@
  * (reporter actions never do), parallel appends keep one chain, and editing, deleting or truncating
  * records is named by the checker. A store that cannot write withholds a case read (fail closed).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecord } from '../store/schema.ts';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../store/test-databases.ts';
+import { ENGINES, storeTestEnv } from '../store/test-databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
 import { appendAudit, verifyAuditChain } from './store.ts';
 import { runAuditVerify } from './verify.ts';
@@ -19,21 +19,17 @@ const CASE_ID = 2;
 
 describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
   let t: TestApp;
-  let pgDatabase: TestDatabase | undefined;
+  let storeEnv: Awaited<ReturnType<typeof storeTestEnv>> | undefined;
 
   beforeAll(async () => {
     const env: Record<string, string> = { RATE_LIMIT_NAMESPACE: `test-audit-${randomUUID()}` };
-    if (engine === 'postgresql') {
-      pgDatabase = await createTestDatabase();
-      env.DATABASE_URL = pgDatabase.url;
-      env.STORE_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
-    }
-    t = await buildTestApp(env);
+    storeEnv = await storeTestEnv(engine);
+    t = await buildTestApp({ ...env, ...storeEnv.env });
     await t.app.store.open();
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    await pgDatabase?.drop();
+    await storeEnv?.drop();
   });
 
   const db = async () => (await t.app.store.open()).db;
@@ -182,10 +178,12 @@ describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
       broken: { seq: 4, reason: expect.stringMatching(/kepala rantai menunjuk #\d+/) },
     });
     expect(last).toBeGreaterThan(4);
-    if (pgDatabase) {
+    if (storeEnv?.env.DATABASE_URL) {
       // `pnpm audit:verify` against the same database names the same link.
       const lines: string[] = [];
-      expect(await runAuditVerify({ DATABASE_URL: pgDatabase.url }, (line) => lines.push(line))).toBe(1);
+      expect(
+        await runAuditVerify({ DATABASE_URL: storeEnv.env.DATABASE_URL }, (line) => lines.push(line)),
+      ).toBe(1);
       expect(lines.join('\n')).toMatch(/RUSAK pada catatan #4/);
     }
   });

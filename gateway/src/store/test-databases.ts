@@ -48,3 +48,18 @@ export async function queryTestDatabase<T extends Record<string, unknown>>(
     await client.end();
   }
 }
+
+/**
+ * The environment of a test app on `engine`: for PostgreSQL a database of its own (dropped by
+ * `drop`) and a fresh store key; for PGlite the in-memory default.
+ */
+export async function storeTestEnv(
+  engine: (typeof ENGINES)[number]['engine'],
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (engine === 'pglite') return { env: {}, drop: async () => {} };
+  const database = await createTestDatabase();
+  return {
+    env: { DATABASE_URL: database.url, STORE_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` },
+    drop: () => database.drop(),
+  };
+}
