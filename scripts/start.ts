@@ -19,7 +19,13 @@ import { parseEnv } from 'node:util';
 import { formatLogLine } from './log-lines.ts';
 import { PortInUseError, repoRoot, startSystem } from './system.ts';
 
-type DevSecrets = { sessionSecret: string; sessionEncryptionKey: string; legacySimJwtSecret: string };
+type DevSecrets = {
+  sessionSecret: string;
+  sessionEncryptionKey: string;
+  legacySimJwtSecret: string;
+  /** Ed25519 seed of the filing receipts' development key (`dev1`), added to older files on start. */
+  receiptSigningKey?: string;
+};
 type Recorded = { name: string; pid: number; script: string };
 type StartRecord = { owner: number; processes: Recorded[] };
 
@@ -74,11 +80,13 @@ function port(name: string, fallback: number): number {
 function devSecrets(): DevSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'dev-secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevSecrets) : null;
+  if (kept?.receiptSigningKey) return kept;
   const secrets: DevSecrets = {
-    sessionSecret: randomBytes(48).toString('base64url'),
-    sessionEncryptionKey: randomBytes(32).toString('base64'),
-    legacySimJwtSecret: randomBytes(48).toString('base64url'),
+    sessionSecret: kept?.sessionSecret ?? randomBytes(48).toString('base64url'),
+    sessionEncryptionKey: kept?.sessionEncryptionKey ?? randomBytes(32).toString('base64'),
+    legacySimJwtSecret: kept?.legacySimJwtSecret ?? randomBytes(48).toString('base64url'),
+    receiptSigningKey: randomBytes(32).toString('base64'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -174,6 +182,9 @@ try {
     sessionSecret: setting('SESSION_SECRET') ?? secrets.sessionSecret,
     sessionEncryptionKey: setting('SESSION_ENCRYPTION_KEY') ?? secrets.sessionEncryptionKey,
     webDistDir: setting('WEB_DIST_DIR') ?? join(repoRoot, 'web', 'dist'),
+    gatewayEnv: {
+      RECEIPT_SIGNING_KEYS: setting('RECEIPT_SIGNING_KEYS') ?? `dev1:${secrets.receiptSigningKey}`,
+    },
     onOutput: (name, line) => {
       const text = formatLogLine(name, line, pretty);
       if (text !== null) console.log(text);

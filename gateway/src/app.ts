@@ -3,6 +3,7 @@
  * session, logging, legacy client, redis, csrf, policy, OpenAPI, static files), then the routes. `buildApp()` creates
  * the Fastify instance around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
  */
+
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -11,6 +12,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
 import type { Dispatcher } from 'undici';
+import { auditTrailPlugin } from './audit/plugin.ts';
 import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
 import { csrfPlugin } from './csrf.ts';
@@ -80,6 +82,7 @@ export const app = fp(
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
     await app.register(redisPlugin, { config });
     await app.register(storePlugin, { settings: config.store });
+    await app.register(auditTrailPlugin);
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
+import { derivedReceiptKey, parseReceiptKeys, type ReceiptKey } from './receipts/keys.ts';
 import { parseKeyRing, type StoreKey } from './store/keyring.ts';
 
 /** One TRUST_PROXY entry: an IP address, a CIDR, or a proxy-addr name (loopback, linklocal, uniquelocal). */
@@ -149,6 +150,7 @@ const envSchema = v.object({
   ),
   STORE_DATA_DIR: optionalText,
   STORE_ENCRYPTION_KEYS: optionalText,
+  RECEIPT_SIGNING_KEYS: optionalText,
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
   SCRUB_THREADS: intString('SCRUB_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
@@ -216,6 +218,8 @@ export type Config = {
   store: StoreSettings;
   /** Upload spools and metadata scrubbing (gateway/src/uploads, decisions #23 and #26). */
   uploads: UploadSettings;
+  /** Filing-receipt keys (gateway/src/receipts): the last one signs, all verify and are published. */
+  receiptKeys: ReceiptKey[];
 };
 
 export type UploadSettings = {
@@ -360,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
     store,
+    receiptKeys: receiptKeys(e.RECEIPT_SIGNING_KEYS, e.SESSION_ENCRYPTION_KEY),
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
@@ -371,6 +376,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
   };
+}
+
+/** `RECEIPT_SIGNING_KEYS` when set, else a key derived from the session key (receipts/keys.ts). */
+function receiptKeys(list: string | undefined, sessionKey: Buffer): ReceiptKey[] {
+  if (list === undefined) return [derivedReceiptKey(sessionKey)];
+  const parsed = parseReceiptKeys(list);
+  if (typeof parsed === 'string') throw new ConfigError([`RECEIPT_SIGNING_KEYS: ${parsed}`]);
+  return parsed;
 }
 
 /**

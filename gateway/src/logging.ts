@@ -136,6 +136,8 @@ export function audit(request: FastifyRequest, event: string, fields: Record<str
     },
     `audit ${event}`,
   );
+  // Staff actions also enter the store's hash-chained trail (audit/plugin.ts).
+  request.server.auditTrail?.record(request, event, fields);
 }
 
 export const loggingPlugin = fp(

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { createTestDatabase, type TestDatabase } from '../../gateway/src/store/test-databases.ts';
 import { freePort, type RunningSystem, repoRoot, startSystem } from '../system.ts';
 
 declare module 'vitest' {
@@ -11,14 +12,20 @@ declare module 'vitest' {
     baseUrl: string;
     simUrl: string;
     downloadsDir: string;
+    /** The gateway store's PostgreSQL database (a fresh one per run; the audit-chain journey alters it). */
+    storeUrl: string;
   }
 }
 
 let system: RunningSystem | undefined;
 let workDir: string | undefined;
+let storeDatabase: TestDatabase | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-'));
+  // The gateway's store on the machine's PostgreSQL, a database of its own per run (never the
+  // developer's .data/store): journeys may check and alter it while the gateway runs.
+  storeDatabase = await createTestDatabase();
   system = await startSystem({
     gatewayPort: await freePort(),
     simPort: await freePort(),
@@ -38,17 +45,20 @@ export async function setup(project: TestProject): Promise<void> {
       // (decision 81) are tested in the gateway's tests and the attack suite.
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     },
-    // The embedded store of this run only, in memory (a kept folder would hold rows sealed with another
-    // run's key; a fresh folder costs an initdb that a loaded machine may not finish before the timeout).
-    gatewayEnv: { STORE_DATA_DIR: 'memory://' },
+    gatewayEnv: {
+      DATABASE_URL: storeDatabase.url,
+      STORE_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+    },
     stdio: 'inherit',
   });
   project.provide('baseUrl', system.url);
   project.provide('simUrl', system.simUrl ?? '');
   project.provide('downloadsDir', join(workDir, 'downloads'));
+  project.provide('storeUrl', storeDatabase.url);
 }
 
 export async function teardown(): Promise<void> {
   await system?.stop();
+  await storeDatabase?.drop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 }

@@ -71,6 +71,7 @@ export const FIELD_MESSAGES = {
   dateToRequired: 'Tanggal akhir wajib diisi',
   dateInvalid: 'Tanggal tidak valid',
   dateRangeInvalid: 'Tanggal awal tidak boleh melebihi tanggal akhir',
+  auditPeriodTooLong: 'Periode berisi terlalu banyak catatan audit; pilih periode yang lebih pendek',
   dateAfterToday: 'Tanggal tidak boleh melebihi hari ini',
   caseNumberInvalid: 'Nomor Pengaduan tidak valid',
   passwordInvalid: 'Kata sandi tidak valid',

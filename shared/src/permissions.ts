@@ -43,6 +43,7 @@ export const ACTIONS = [
   'case-messages:marks',
   'case-evidence:add',
   'identity-access:read-own',
+  'audit-trail:export',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -102,6 +103,8 @@ export const PERMISSIONS: Record<Action, Rule> = {
   /** Tambah Bukti by the signed-in reporter on its own cases (the tracker uses tracking:use). */
   'case-evidence:add': types(6),
   'identity-access:read-own': types(6),
+  // Issue 12: the group administrator exports the whole trail, a company admin its own staff's.
+  'audit-trail:export': types(1, 2),
 };
 
 export function can(subject: Subject, action: Action): boolean {

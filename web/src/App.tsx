@@ -17,6 +17,7 @@ const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage.tsx'));
 const ChangePasswordPage = lazy(() => import('./pages/ChangePasswordPage.tsx'));
 const CaseWizardPage = lazy(() => import('./case/CaseWizardPage.tsx'));
 const CheckCasePage = lazy(() => import('./tracking/CheckCasePage.tsx'));
+const VerifyReceiptPage = lazy(() => import('./receipts/VerifyReceiptPage.tsx'));
 const AdminArea = lazy(() => import('./admin/AdminArea.tsx'));
 
 /** Signed-in users are redirected away from /auth/* to their landing target. */
@@ -80,6 +81,7 @@ export function App() {
           )}
         </Route>
         <Route path="/admin/checkcase">{publicPage(<CheckCasePage />)}</Route>
+        <Route path="/verifikasi-tanda-terima">{publicPage(<VerifyReceiptPage />)}</Route>
         <Route path="/admin" nest>
           <ErrorBoundary offerReload>
             <Suspense fallback={<PageSpinner />}>

@@ -1,6 +1,7 @@
 /** Every route of the gateway; API routes under /api/v1, probes at the root. */
 import type { FastifyInstance } from 'fastify';
 import analystRoutes from './analysts/route.ts';
+import auditTrailRoutes from './audit-trail/route.ts';
 import caseCategoryRoutes from './case-categories/route.ts';
 import caseCategoryGroupRoutes from './case-category-groups/route.ts';
 import caseCreateRoutes from './case-create/route.ts';
@@ -20,6 +21,7 @@ import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
 import profileRoutes from './profile/route.ts';
+import receiptRoutes from './receipts/route.ts';
 import regionRoutes from './regions/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
@@ -50,6 +52,8 @@ const API_ROUTES = [
   dashboardRoutes,
   messageRoutes,
   identityAccessRoutes,
+  auditTrailRoutes,
+  receiptRoutes,
   caseEvidenceRoutes,
 ];
 

@@ -74,3 +74,38 @@ export const identityAccess = pgTable(
   },
   (t) => [index('identity_access_case_idx').on(t.companyId, t.caseId, t.accessedAt)],
 );
+
+/**
+ * The audit trail's chain head: one row (id 1) holding the last record's sequence number and hash.
+ * Every append locks it (`SELECT … FOR UPDATE`), so parallel requests and replicas append one after
+ * another and the chain never forks.
+ */
+export const auditChainHead = pgTable('audit_chain_head', {
+  id: smallint('id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});
+
+/**
+ * One staff action: `body` is the canonical JSON the hash covers (the columns beside it repeat some of
+ * its fields for filtering and are checked against it). Never report text, never reporter identity.
+ */
+export const auditRecord = pgTable(
+  'audit_record',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    actorUserId: integer('actor_user_id'),
+    actorUserType: smallint('actor_user_type'),
+    actorCompanyId: integer('actor_company_id'),
+    actorPartnerId: integer('actor_partner_id'),
+    event: text('event').notNull(),
+    body: text('body').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_record_at_idx').on(t.at),
+    index('audit_record_company_idx').on(t.actorCompanyId, t.at),
+  ],
+);

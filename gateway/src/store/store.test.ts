@@ -62,7 +62,13 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
     const tables = await rowsOf(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
     );
-    expect(tables.map((r) => r.table_name)).toEqual(['case_conversation', 'case_message', 'identity_access']);
+    expect(tables.map((r) => r.table_name)).toEqual([
+      'audit_chain_head',
+      'audit_record',
+      'case_conversation',
+      'case_message',
+      'identity_access',
+    ]);
   });
 
   it('stores messages sealed: the table holds no text, and a new key still reads old rows', async () => {

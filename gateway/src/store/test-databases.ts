@@ -33,3 +33,33 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** Both engines the store runs on, for `describe.each`. */
 export const ENGINES = [{ engine: 'postgresql' as const }, { engine: 'pglite' as const }];
+
+/** Runs one statement on a test database (e2e journeys that must alter the store behind the gateway). */
+export async function queryTestDatabase<T extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The environment of a test app on `engine`: for PostgreSQL a database of its own (dropped by
+ * `drop`) and a fresh store key; for PGlite the in-memory default.
+ */
+export async function storeTestEnv(
+  engine: (typeof ENGINES)[number]['engine'],
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (engine === 'pglite') return { env: {}, drop: async () => {} };
+  const database = await createTestDatabase();
+  return {
+    env: { DATABASE_URL: database.url, STORE_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` },
+    drop: () => database.drop(),
+  };
+}

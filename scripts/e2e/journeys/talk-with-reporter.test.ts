@@ -6,15 +6,15 @@
  * identitas saya" as a date and a role; the handler sees the unread mark in the list, reads the
  * answer and downloads the file. Another company's handler reaches none of it, in the UI or the API.
  *
- * The shared e2e system runs the embedded store (PGlite); this file also starts a second system whose
- * gateway uses the machine's PostgreSQL (a database of its own, dropped afterwards).
+ * The shared e2e system runs the store on the machine's PostgreSQL (a database of its own, dropped
+ * afterwards, see global-setup.ts); this file also starts a second system whose gateway runs the
+ * embedded default (PGlite), as `pnpm start` does.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../gateway/src/store/test-databases.ts';
 import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
 import { makePdf, makePng } from './files.ts';
 import { PHONE, signIn, snackbar, useJourney } from './support.ts';
@@ -25,10 +25,9 @@ const TEAM = 'Tim Penanganan WBS';
 
 type Engine = { engine: 'pglite' | 'postgresql' };
 
-/** A second system with the gateway on PostgreSQL, like global-setup's but with DATABASE_URL. */
-async function startPostgresSystem(): Promise<{ url: string; stop(): Promise<void> }> {
-  const database: TestDatabase = await createTestDatabase();
-  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-pg-'));
+/** A second system with the gateway on the embedded store (in memory), like `pnpm start`'s default. */
+async function startEmbeddedSystem(): Promise<{ url: string; stop(): Promise<void> }> {
+  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-pglite-'));
   let system: RunningSystem | undefined;
   try {
     system = await startSystem({
@@ -40,14 +39,10 @@ async function startPostgresSystem(): Promise<{ url: string; stop(): Promise<voi
       sessionEncryptionKey: randomBytes(32).toString('base64'),
       webDistDir: join(repoRoot, 'web', 'dist'),
       env: { LOG_LEVEL: 'warn', TRACKING_MAX_PER_NUMBER: '30', TRACKING_MAX_PER_CLIENT: '300' },
-      gatewayEnv: {
-        DATABASE_URL: database.url,
-        STORE_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
-      },
+      gatewayEnv: { STORE_DATA_DIR: 'memory://' },
       stdio: 'inherit',
     });
   } catch (error) {
-    await database.drop();
     rmSync(workDir, { recursive: true, force: true });
     throw error;
   }
@@ -56,7 +51,6 @@ async function startPostgresSystem(): Promise<{ url: string; stop(): Promise<voi
     url: running.url.replace(/\/$/, ''),
     async stop() {
       await running.stop();
-      await database.drop();
       rmSync(workDir, { recursive: true, force: true });
     },
   };
@@ -92,11 +86,11 @@ describe.each<Engine>([{ engine: 'pglite' }, { engine: 'postgresql' }])(
     let base = '';
     let stop: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      if (engine === 'pglite') {
+      if (engine === 'postgresql') {
         base = inject('baseUrl').replace(/\/$/, '');
         return;
       }
-      const system = await startPostgresSystem();
+      const system = await startEmbeddedSystem();
       base = system.url;
       stop = system.stop;
     }, 120_000);

@@ -287,6 +287,23 @@ export const caseLogMultipartDoc = v.object({
   attachment: text('satu file (opsional)'),
 });
 
-/** Reply of POST /cases: the legacy's success text and the complaint number (message[1]). */
-export const caseCreatedReply = v.object({ message: v.string(), caseNumber: v.string() });
+/**
+ * A signed filing receipt (issue 12): `code` is what the PDF carries as QR code and text; the claims
+ * beside it are inside the code too (see gateway/src/receipts/receipt.ts, docs/receipts.md).
+ */
+export const receiptSchema = v.object({
+  code: v.string(),
+  keyId: v.string(),
+  caseNumber: v.string(),
+  filedAt: v.string(),
+  digest: v.string(),
+});
+export type Receipt = v.InferOutput<typeof receiptSchema>;
+
+/** Reply of POST /cases: the legacy's success text, the complaint number (message[1]) and its receipt. */
+export const caseCreatedReply = v.object({
+  message: v.string(),
+  caseNumber: v.string(),
+  receipt: receiptSchema,
+});
 export type CaseCreatedReply = v.InferOutput<typeof caseCreatedReply>;

@@ -1,3 +1,4 @@
+export * from './audit-trail.ts';
 export * from './case-categories.ts';
 export * from './case-create.ts';
 export * from './case-evidence.ts';
@@ -10,6 +11,7 @@ export * from './messages.ts';
 export * from './partners.ts';
 export * from './password.ts';
 export * from './profile.ts';
+export * from './receipts.ts';
 export * from './reference.ts';
 export * from './session.ts';
 export * from './staff.ts';

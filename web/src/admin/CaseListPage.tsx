@@ -217,6 +217,18 @@ export function CaseListPage({ user }: { user: User }) {
     }
   };
 
+  // The audit trail of the list's period (types 1 and 2; the gateway scopes it to the caller).
+  const exportAuditTrail = async () => {
+    notify.info(UI_MESSAGES.exporting);
+    try {
+      const query = new URLSearchParams({ from: filters.from, to: filters.to });
+      const { blob, fileName } = await download(`/audit-trail/export?${query}`);
+      saveDownload(blob, fileName ?? `JejakAudit ${filters.from} sd ${filters.to}.csv`);
+    } catch (error) {
+      notify.problem(error);
+    }
+  };
+
   if (openId !== null) {
     return (
       <CaseDetailScreen
@@ -237,11 +249,18 @@ export function CaseListPage({ user }: { user: User }) {
         <Heading as="h1" size="2xl">
           Laporan
         </Heading>
-        {can(subject, 'cases:export') && (
-          <Button variant="outline" onClick={exportData} disabled={waitingForCompany}>
-            Ekspor Data
-          </Button>
-        )}
+        <HStack gap="3" wrap="wrap">
+          {can(subject, 'cases:export') && (
+            <Button variant="outline" onClick={exportData} disabled={waitingForCompany}>
+              Ekspor Data
+            </Button>
+          )}
+          {can(subject, 'audit-trail:export') && (
+            <Button variant="outline" onClick={exportAuditTrail}>
+              Ekspor Jejak Audit
+            </Button>
+          )}
+        </HStack>
       </Flex>
 
       {picksCompany && (

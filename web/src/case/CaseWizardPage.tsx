@@ -1,5 +1,6 @@
 import { Box, Button, Container, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { can, FIELD_MESSAGES } from '@wbs/shared';
+import type { Receipt } from '@wbs/shared/api/case-create';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, upload } from '../api/client.ts';
@@ -74,7 +75,7 @@ export default function CaseWizardPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [fileErrors, setFileErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
-  const [created, setCreated] = useState<{ caseNumber: string; at: Date } | null>(null);
+  const [created, setCreated] = useState<{ caseNumber: string; at: Date; receipt?: Receipt } | null>(null);
   // One key per submission: reused when the same, unchanged form is sent again after a failure.
   const idempotencyKey = useRef<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -155,7 +156,7 @@ export default function CaseWizardPage() {
     loading.show('Mengirim pengaduan...');
     loading.progress(0);
     try {
-      const reply = await upload<{ message?: string; caseNumber: string }>(
+      const reply = await upload<{ message?: string; caseNumber: string; receipt?: Receipt }>(
         '/cases',
         buildCaseForm(state, ctx),
         {
@@ -165,7 +166,12 @@ export default function CaseWizardPage() {
       );
       idempotencyKey.current = null;
       // The success dialog is the confirmation; no extra snackbar competes with it.
-      setCreated({ caseNumber: reply.caseNumber, at: new Date() });
+      setCreated({
+        caseNumber: reply.caseNumber,
+        // The signed filing time, so the PDF shows the time its receipt vouches for.
+        at: reply.receipt ? new Date(reply.receipt.filedAt) : new Date(),
+        ...(reply.receipt ? { receipt: reply.receipt } : {}),
+      });
     } catch (error) {
       // Everything typed (files included) stays in memory for another try.
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
@@ -254,6 +260,7 @@ export default function CaseWizardPage() {
         <SafeSuccessDialog
           caseNumber={created.caseNumber}
           createdAt={created.at}
+          {...(created.receipt ? { receipt: created.receipt } : {})}
           guest={!user}
           onClose={close}
         />

@@ -1,5 +1,6 @@
 import { Box, Button, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared';
+import type { Receipt } from '@wbs/shared/api/case-create';
 import { useState } from 'react';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
@@ -15,6 +16,8 @@ export const PDF_FAILED =
 export function SuccessDialog(props: {
   caseNumber: string;
   createdAt: Date;
+  /** The gateway's signed receipt (PDF: QR code and text). */
+  receipt?: Receipt;
   guest: boolean;
   onClose: () => void;
 }) {
@@ -30,7 +33,7 @@ export function SuccessDialog(props: {
     setDownloading(true);
     try {
       const { downloadCaseNumberPdf } = await retryImport(() => import('./pdf.ts'));
-      await downloadCaseNumberPdf(props.caseNumber, props.createdAt);
+      await downloadCaseNumberPdf(props.caseNumber, props.createdAt, props.receipt);
       setPdfFailed(false);
     } catch {
       setPdfFailed(true);
@@ -40,7 +43,7 @@ export function SuccessDialog(props: {
     }
   };
   const downloadText = () => {
-    const text = `Whistleblowing System\nBukti Pengaduan\n\nNomor Pengaduan: ${props.caseNumber}\nTanggal dibuat: ${formatWib(props.createdAt)}\n\n${CASE_NUMBER_REMINDER}\n`;
+    const text = `Whistleblowing System\nBukti Pengaduan\n\nNomor Pengaduan: ${props.caseNumber}\nTanggal dibuat: ${formatWib(props.createdAt)}\n\n${CASE_NUMBER_REMINDER}\n${props.receipt ? `\nKode tanda terima:\n${props.receipt.code}\n` : ''}`;
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;

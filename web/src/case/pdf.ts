@@ -1,20 +1,42 @@
-/** The A4 PDF of "Unduh Nomor Pengaduan"; pdfmake and its Roboto fonts load only when asked for. */
+/**
+ * The A4 PDF of "Unduh Nomor Pengaduan"; pdfmake and its Roboto fonts load only when asked for. With
+ * the gateway's signed receipt it carries the code as a QR code (pdfmake's own `qr` node, offline) and
+ * as text, and in the document's Keywords, from which the Verifikasi Tanda Terima page reads it back.
+ */
+
+import type { Receipt } from '@wbs/shared/api/case-create';
 import italicUrl from 'pdfmake/build/fonts/Roboto/Roboto-Italic.ttf?url';
 import mediumUrl from 'pdfmake/build/fonts/Roboto/Roboto-Medium.ttf?url';
 import mediumItalicUrl from 'pdfmake/build/fonts/Roboto/Roboto-MediumItalic.ttf?url';
 import regularUrl from 'pdfmake/build/fonts/Roboto/Roboto-Regular.ttf?url';
-import type { TDocumentDefinitions } from 'pdfmake/interfaces';
+import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { formatWib } from './receiptTime.ts';
 import { CASE_NUMBER_REMINDER } from './reminder.ts';
 
 const absolute = (url: string) => new URL(url, window.location.origin).href;
 
-export function caseNumberDocument(caseNumber: string, createdAt: Date): TDocumentDefinitions {
+function receiptContent(receipt: Receipt): Content[] {
+  return [
+    { text: 'Tanda Terima Digital', style: 'label', margin: [0, 24, 0, 6] },
+    { qr: receipt.code, fit: 190, eccLevel: 'M', margin: [0, 0, 0, 8] },
+    {
+      text: 'Kode tanda terima (ditandatangani sistem; periksa di halaman Verifikasi Tanda Terima):',
+      style: 'label',
+    },
+    { text: receipt.code, style: 'code', margin: [0, 4, 0, 0] },
+  ];
+}
+
+export function caseNumberDocument(
+  caseNumber: string,
+  createdAt: Date,
+  receipt?: Receipt,
+): TDocumentDefinitions {
   return {
     pageSize: 'A4',
     pageMargins: [56, 64, 56, 64],
-    info: { title: `Nomor Pengaduan ${caseNumber}` },
+    info: { title: `Nomor Pengaduan ${caseNumber}`, ...(receipt ? { keywords: receipt.code } : {}) },
     defaultStyle: { font: 'Roboto', fontSize: 11, lineHeight: 1.3 },
     content: [
       { text: 'Whistleblowing System', style: 'brand' },
@@ -24,6 +46,7 @@ export function caseNumberDocument(caseNumber: string, createdAt: Date): TDocume
       { text: 'Tanggal dibuat', style: 'label' },
       { text: formatWib(createdAt), margin: [0, 4, 0, 24] },
       { text: CASE_NUMBER_REMINDER, style: 'reminder' },
+      ...(receipt ? receiptContent(receipt) : []),
     ],
     styles: {
       brand: { fontSize: 12, color: '#163f78', bold: true },
@@ -31,11 +54,16 @@ export function caseNumberDocument(caseNumber: string, createdAt: Date): TDocume
       label: { fontSize: 10, color: '#52525b' },
       number: { fontSize: 26, bold: true, color: '#163f78' },
       reminder: { fontSize: 11, italics: true },
+      code: { fontSize: 7, color: '#3f3f46' },
     },
   };
 }
 
-export async function downloadCaseNumberPdf(caseNumber: string, createdAt = new Date()): Promise<void> {
+export async function downloadCaseNumberPdf(
+  caseNumber: string,
+  createdAt = new Date(),
+  receipt?: Receipt,
+): Promise<void> {
   const mod = await retryImport(() => import('pdfmake/build/pdfmake'));
   const pdfMake = (mod.default ?? mod) as typeof mod.default;
   pdfMake.setUrlAccessPolicy((url) => url.startsWith(`${window.location.origin}/`));
@@ -47,5 +75,5 @@ export async function downloadCaseNumberPdf(caseNumber: string, createdAt = new 
       bolditalics: absolute(mediumItalicUrl),
     },
   });
-  await pdfMake.createPdf(caseNumberDocument(caseNumber, createdAt)).download(`${caseNumber}.pdf`);
+  await pdfMake.createPdf(caseNumberDocument(caseNumber, createdAt, receipt)).download(`${caseNumber}.pdf`);
 }

@@ -2,8 +2,17 @@ import { Box, Button, Container, Heading, List, SimpleGrid, Stack, Text } from '
 import { reportButtonTarget, targetAfterLogin } from '@wbs/shared/navigation';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+
 import { useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
+
+/** The hero's secondary buttons: white outline on the brand colour. */
+const OUTLINE_ON_BRAND = {
+  variant: 'outline',
+  color: 'white',
+  borderColor: 'white',
+  _hover: { bg: 'whiteAlpha.200' },
+} as const;
 
 const PROCESS_STEPS = [
   'Pelapor menyampaikan laporan melalui menu Buat Laporan dengan mengisi identitas (boleh tanpa identitas), cara komunikasi, uraian dugaan pelanggaran, dan bukti pendukung.',
@@ -68,15 +77,11 @@ export function LandingPage() {
               <Button asChild size="lg" colorPalette="gray" variant="solid" bg="white" color="brand.700">
                 <Link href={report}>Laporkan</Link>
               </Button>
-              <Button
-                asChild
-                size="lg"
-                variant="outline"
-                color="white"
-                borderColor="white"
-                _hover={{ bg: 'whiteAlpha.200' }}
-              >
+              <Button asChild size="lg" {...OUTLINE_ON_BRAND}>
                 <Link href="/admin/checkcase">Pantau Laporan</Link>
+              </Button>
+              <Button asChild size="lg" {...OUTLINE_ON_BRAND}>
+                <Link href="/verifikasi-tanda-terima">Verifikasi Tanda Terima</Link>
               </Button>
               <Button asChild size="lg" variant="ghost" color="white" _hover={{ bg: 'whiteAlpha.200' }}>
                 <Link href={user ? targetAfterLogin(user.userTypeId) : '/auth/login'}>

@@ -27,6 +27,8 @@ import { legacyCategories } from '../../legacy/categories.ts';
 import { audit } from '../../logging.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
+import { issueReceipt } from '../../receipts/issue.ts';
+import { contentDigest } from '../../receipts/receipt.ts';
 import { routeSchema } from '../../schema.ts';
 import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
@@ -180,7 +182,15 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
               throw new ApiProblem('legacy-bad-reply', { cause: 'no complaint number' });
             }
             audit(request, 'case-created', { filer, companyId, files: scrubbed.length });
-            return { message: messages[0] ?? '', caseNumber };
+            const receipt = issueReceipt(
+              request.server.config.receiptKeys,
+              caseNumber,
+              contentDigest(
+                fields,
+                upload.files.map((f) => f.sha256),
+              ),
+            );
+            return { message: messages[0] ?? '', caseNumber, receipt };
           },
         );
       });

@@ -2,12 +2,12 @@
  * Pesan and the identity-access history through the real app, against both store engines: the
  * machine's PostgreSQL (a database of its own per run) and the embedded default (PGlite in memory).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import type { ConversationReply, IdentityAccessReply, PostMessageReply } from '@wbs/shared/api/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../../store/test-databases.ts';
+import { ENGINES, storeTestEnv } from '../../store/test-databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../../test/helpers.ts';
 
 const FLOOR_MS = 120;
@@ -16,7 +16,7 @@ const TEAM = 'Tim Penanganan WBS';
 
 describe.each(ENGINES)('messages and identity access on $engine', ({ engine }) => {
   let t: TestApp;
-  let pgDatabase: TestDatabase | undefined;
+  let storeEnv: Awaited<ReturnType<typeof storeTestEnv>> | undefined;
   const cookies = new Map<string, string>();
 
   beforeAll(async () => {
@@ -28,18 +28,14 @@ describe.each(ENGINES)('messages and identity access on $engine', ({ engine }) =
       // This shared 2-core machine can be slow; these tests are not about legacy timeouts.
       LEGACY_TIMEOUT_MS: '5000',
     };
-    if (engine === 'postgresql') {
-      pgDatabase = await createTestDatabase();
-      env.DATABASE_URL = pgDatabase.url;
-      env.STORE_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
-    }
-    t = await buildTestApp(env);
+    storeEnv = await storeTestEnv(engine);
+    t = await buildTestApp({ ...env, ...storeEnv.env });
     // Opened on first use in memory: open it here, outside any test's time budget.
     await t.app.store.open();
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    await pgDatabase?.drop();
+    await storeEnv?.drop();
   });
 
   const login = async (username: string) => {
