@@ -89,10 +89,10 @@ describe('a PostgreSQL store that goes away', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json().type).toMatch(/store-unavailable$/);
       expect(res.body).not.toMatch(/wbs_store_test|127\.0\.0\.1|5432|postgres/i);
-      // An identified case's detail does not leave without its identity-access row (fails closed);
-      // an anonymous one needs none.
+      // No case detail leaves without its record: an identified case's needs its identity-access row,
+      // and every staff read its audit-trail record (decision #130); both fail closed.
       expect((await get(`/cases/${identifiedId}`)).statusCode).toBe(503);
-      expect((await get('/cases/2')).statusCode).toBe(200);
+      expect((await get('/cases/2')).statusCode).toBe(503);
     } finally {
       await t.close();
       await database.drop();

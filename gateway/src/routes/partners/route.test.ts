@@ -93,9 +93,11 @@ describe('partners (type 1)', () => {
     });
     expect(good.statusCode).toBe(201);
     expect(good.json()).toEqual({
+      id: expect.any(Number),
       message: 'Partner berhasil disimpan',
       initialPassword: expect.any(String),
     });
+    expect(good.headers.location).toBe(`/api/v1/partners/${good.json().id}`);
   });
 
   it("returns the new account's initial password once; it signs in only to the forced change", async () => {
