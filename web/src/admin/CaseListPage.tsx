@@ -38,6 +38,7 @@ import { MessageMark, useMessageMarks } from '../case/messages/MessageMark.tsx';
 import { rememberCompany, rememberedCompany } from '../dashboard/companyChoice.ts';
 import { DateField } from '../ui/DateField.tsx';
 import { FormField } from '../ui/FormField.tsx';
+import { Pager } from '../ui/Pager.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SelectInput } from '../ui/SelectInput.tsx';
 import { notify } from '../ui/toaster.tsx';
@@ -453,22 +454,7 @@ export function CaseListPage({ user }: { user: User }) {
             Total {list.data?.total ?? 0}
           </Text>
         </HStack>
-        <HStack gap="2">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Sebelumnya
-          </Button>
-          <Text fontSize="sm" aria-live="polite">
-            Halaman {page} dari {totalPages}
-          </Text>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page >= totalPages}
-            onClick={() => setPage((p) => p + 1)}
-          >
-            Berikutnya
-          </Button>
-        </HStack>
+        <Pager page={page} totalPages={totalPages} onPage={setPage} />
       </Flex>
 
       {logFor && (
