@@ -81,6 +81,7 @@ try {
     webDistDir: join(workDir, 'no-web'),
     env: { LEGACY_SIM_TEST_KNOBS: '1' },
     gatewayEnv: {
+      METRICS_PORT: '0',
       // Debug is the most a production log could carry: the log checks hold at every level.
       LOG_LEVEL: 'debug',
       TRUST_PROXY: '127.0.0.1',

@@ -46,6 +46,8 @@ export async function setup(project: TestProject): Promise<void> {
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     },
     gatewayEnv: {
+      // Test systems may run beside `pnpm start` or each other: none holds the metrics port.
+      METRICS_PORT: '0',
       DATABASE_URL: storeDatabase.url,
       STORE_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
     },

@@ -55,6 +55,7 @@ try {
     webDistDir: join(workDir, 'no-web'),
     env: { LEGACY_SIM_TEST_KNOBS: '1' },
     gatewayEnv: {
+      METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
       RATE_LIMIT_NAMESPACE: `fault-${runId}`,

@@ -177,6 +177,8 @@ try {
     TRACKING_MAX_PER_NUMBER: String(TRACKING_MAX_PER_NUMBER),
     TRACKING_FAILURE_FLOOR_MS: '100',
     LEGACY_TIMEOUT_MS: '30000',
+    // Two replicas on one host cannot both hold the default metrics port; none is scraped here.
+    METRICS_PORT: '0',
   };
   const gatewayOutput = (name: string) => (_: string, line: string) => {
     if (/"level":(50|60)/.test(line)) console.log(`[${name}] ${line}`);

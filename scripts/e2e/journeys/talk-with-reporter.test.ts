@@ -39,7 +39,7 @@ async function startEmbeddedSystem(): Promise<{ url: string; stop(): Promise<voi
       sessionEncryptionKey: randomBytes(32).toString('base64'),
       webDistDir: join(repoRoot, 'web', 'dist'),
       env: { LOG_LEVEL: 'warn', TRACKING_MAX_PER_NUMBER: '30', TRACKING_MAX_PER_CLIENT: '300' },
-      gatewayEnv: { STORE_DATA_DIR: 'memory://' },
+      gatewayEnv: { STORE_DATA_DIR: 'memory://', METRICS_PORT: '0' },
       stdio: 'inherit',
     });
   } catch (error) {
