@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import { type Dispatcher, FormData, request } from 'undici';
+import { type Dispatcher, FormData, Response, request } from 'undici';
 import { makePng, makeZip } from '../e2e/journeys/files.ts';
 import { tinyPdf as seedPdf } from '../legacy-sim/src/seed/files.ts';
 
@@ -36,18 +37,100 @@ export async function call(baseUrl: string, c: Call): Promise<Reply> {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(c.json);
   } else if (c.form) body = c.form;
-  const reply = await request(new URL(c.path, baseUrl), {
-    method: (c.method ?? (body === undefined ? 'GET' : 'POST')) as Dispatcher.HttpMethod,
-    headers,
-    body: body as never,
-    ...(c.dispatcher ? { dispatcher: c.dispatcher } : {}),
-    headersTimeout: c.timeoutMs ?? 30_000,
-    bodyTimeout: c.timeoutMs ?? 30_000,
-  });
+  const method = c.method ?? (body === undefined ? 'GET' : 'POST');
+  let reply: Dispatcher.ResponseData;
+  try {
+    reply = await request(new URL(c.path, baseUrl), {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: body as never,
+      ...(c.dispatcher ? { dispatcher: c.dispatcher } : {}),
+      headersTimeout: c.timeoutMs ?? 30_000,
+      bodyTimeout: c.timeoutMs ?? 30_000,
+    });
+  } catch (error) {
+    // A server that refuses a request before reading its body (413, 503 `busy`) answers and closes;
+    // a client still writing then fails with EPIPE or a reset and never reads the answer. Send the
+    // same bytes once more over a plain socket that keeps reading after a failed write.
+    const code = (error as { code?: string }).code ?? '';
+    const replayable = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof FormData;
+    if (!replayable || !['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code)) throw error;
+    return rawExchange(
+      new URL(c.path, baseUrl),
+      method,
+      headers,
+      body as string | Buffer | FormData,
+      started,
+    );
+  }
   const text = await reply.body.text();
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(reply.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
   return { status: reply.statusCode, headers: flat, text, ms: performance.now() - started };
+}
+
+/** One request over a plain socket (Connection: close): whatever the server answered is read, even
+ * when it closed before taking the whole body. Only for replies the server sends in one piece. */
+async function rawExchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | FormData,
+  started: number,
+): Promise<Reply> {
+  let bytes: Buffer;
+  const sent = { ...headers };
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    sent['content-type'] = encoded.headers.get('content-type') ?? '';
+    bytes = Buffer.from(await encoded.arrayBuffer());
+  } else {
+    bytes = Buffer.from(body);
+  }
+  sent['content-length'] = String(bytes.length);
+  sent.connection = 'close';
+  sent.host = url.host;
+  const head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(sent)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n')}\r\n\r\n`;
+  const received = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname);
+    socket.setTimeout(30_000, () => socket.destroy(new Error('raw exchange timed out')));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+    socket.write(head);
+    socket.end(bytes);
+  });
+  const split = received.indexOf('\r\n\r\n');
+  if (split < 0) throw new Error('the server closed without an answer');
+  const [statusLine = '', ...headerLines] = received.subarray(0, split).toString('latin1').split('\r\n');
+  const flat: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) flat[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let rest = received.subarray(split + 4);
+  if (flat['transfer-encoding']?.includes('chunked')) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const end = rest.indexOf('\r\n');
+      const size = Number.parseInt(rest.subarray(0, end).toString('latin1'), 16);
+      if (!(size > 0)) break;
+      parts.push(rest.subarray(end + 2, end + 2 + size));
+      rest = rest.subarray(end + 2 + size + 2);
+    }
+    rest = Buffer.concat(parts);
+  }
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers: flat,
+    text: rest.toString('utf8'),
+    ms: performance.now() - started,
+  };
 }
 
 /** The `name=value` pair of a Set-Cookie header, or undefined. */
