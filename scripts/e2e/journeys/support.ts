@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { guestReportFields } from '../../fault/http.ts';
 import { launchChromium } from '../browser.ts';
 
 /** The gateway serving the built web app, e.g. http://localhost:41234 (no trailing slash). */
@@ -268,41 +269,18 @@ export async function fileGuestReport(input: {
   what?: string;
 }): Promise<string> {
   const form = new FormData();
-  const fields: Record<string, string> = {
-    anonymous: 'true',
-    reporterType: '1',
-    name: '',
-    department: '',
-    email: 'pelapor.e2e@example.com',
-    phone: '+6281234567890',
-    communicationTypes: '0,2',
-    communicationTime: 'Hari kerja 09.00-17.00',
-    categoryId: '',
-    what: input.what ?? 'Dugaan penerimaan hadiah dari rekanan pengadaan meter air.',
-    where: 'Kantor pusat',
-    when: 'Oktober 2026',
-    perpetrator: 'Inisial AB, Kepala Seksi',
-    directorate: 'Direktorat Umum',
-    division: 'Divisi Pengadaan',
-    how: 'Rekanan memberikan voucher belanja setelah kontrak ditandatangani.',
-    involved: '',
-    financialLoss: '',
-    occurredBefore: '',
-    reportedToBefore: '',
-    perpetratorResponse: '',
-    repeatReason: '',
-    identificationReason: '',
-    needsProtection: 'false',
-    protectionReason: '',
-    evidenceLink: '',
-    allegedlyInvolved: '[]',
-    password: input.password,
-    confirmPassword: input.password,
-  };
   const categories = await apiGet<{ items: { id: number }[] }>('/case-categories');
   const category = categories.items[0];
   if (!category) throw new Error('no case category for guests');
-  fields.categoryId = String(category.id);
+  const fields = {
+    ...guestReportFields(
+      input.what ?? 'Dugaan penerimaan hadiah dari rekanan pengadaan meter air.',
+      input.password,
+      category.id,
+    ),
+    // The journeys find this address again, masked and revealed, in the handler's view.
+    email: 'pelapor.e2e@example.com',
+  };
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   const blob = (f: UploadFile) => new Blob([new Uint8Array(f.buffer)], { type: f.mimeType });
   form.append('evidence', blob(input.evidence), input.evidence.name);
