@@ -6,6 +6,13 @@ import { hkdfSync } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import {
+  ACK_DAYS_RANGE,
+  DEFAULT_ACK_DAYS,
+  DEFAULT_FEEDBACK_MONTHS,
+  FEEDBACK_MONTHS_RANGE,
+  type HandlingDeadlines,
+} from '@wbs/shared/handling-clock';
 import * as v from 'valibot';
 import { derivedReceiptKey, parseReceiptKeys, type ReceiptKey } from './receipts/keys.ts';
 import { parseKeyRing, type StoreKey } from './store/keyring.ts';
@@ -170,6 +177,13 @@ const envSchema = v.object({
     v.transform((value) => value.trim() || '127.0.0.1'),
   ),
   REFERENCE_CACHE_SECONDS: intString('REFERENCE_CACHE_SECONDS', 60, 0, 86_400),
+  HANDLING_ACK_DAYS: intString('HANDLING_ACK_DAYS', DEFAULT_ACK_DAYS, ACK_DAYS_RANGE.min, ACK_DAYS_RANGE.max),
+  HANDLING_FEEDBACK_MONTHS: intString(
+    'HANDLING_FEEDBACK_MONTHS',
+    DEFAULT_FEEDBACK_MONTHS,
+    FEEDBACK_MONTHS_RANGE.min,
+    FEEDBACK_MONTHS_RANGE.max,
+  ),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -203,6 +217,8 @@ export type Config = {
   metrics: { port: number; host: string };
   /** How long reference lists (statuses, categories, …) are reused; 0 turns the cache off. */
   referenceCacheSeconds: number;
+  /** The group's handling deadlines (a company may have its own, in the store): docs/decisions.md #137. */
+  handlingDeadlines: HandlingDeadlines;
   /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
   tracking: TrackingSettings;
   /** Sign-in limits (docs/decisions.md, sign-in limits); the current-password check uses the back-off too. */
@@ -329,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: e.GATEWAY_WORKERS ?? (shared ? availableParallelism() : 1),
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     referenceCacheSeconds: e.REFERENCE_CACHE_SECONDS,
+    handlingDeadlines: { ackDays: e.HANDLING_ACK_DAYS, feedbackMonths: e.HANDLING_FEEDBACK_MONTHS },
     tracking: {
       maxPerNumber: e.TRACKING_MAX_PER_NUMBER,
       maxPerClient: e.TRACKING_MAX_PER_CLIENT,

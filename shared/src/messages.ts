@@ -118,6 +118,11 @@ export const UI_MESSAGES = {
   missingEntity: 'Data tidak ditemukan',
   choosePartnerCompany: 'Silahkan Pilih Perusahaan',
   maskedNote: '**********',
+  handlingDeadlinesSaved: 'Tenggat penanganan berhasil disimpan',
+  handlingDeadlinesReset: 'Tenggat penanganan kembali mengikuti bawaan grup',
+  /** The reporter's promise (issue 12); {date} DD/MM/YYYY. */
+  replyPromise: 'Laporan Anda akan ditanggapi paling lambat {date}',
+  replyGiven: 'Laporan Anda telah ditanggapi pada {date}',
   maskedNoteHint: 'Text disembunyikan demi keamanan',
   networkError: 'Network Error',
   contactMaskedHint: 'Disamarkan untuk melindungi pelapor',

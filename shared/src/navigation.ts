@@ -12,15 +12,19 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     // Spec §2 lists /admin/case among type 1's routes but not in its menu; a route without a link
     // would be unreachable (docs/decisions.md #37).
     { label: 'Laporan', path: '/admin/case' },
+    // Issue 12: each company's handling deadlines (set here; read by types 2 and 3).
+    { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
   ],
   2: [
     { label: 'Analis', path: '/admin/supportagent' },
     { label: 'Kategori Laporan', path: '/admin/categorycase' },
     { label: 'Laporan', path: '/admin/case' },
+    { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
   ],
   3: [
     { label: 'Analis', path: '/admin/partnerstaff' },
     { label: 'Laporan', path: '/admin/case' },
+    { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
   ],
   4: [{ label: 'Laporan', path: '/admin/case' }],
   5: [{ label: 'Laporan', path: '/admin/case' }],
@@ -36,9 +40,9 @@ export function sideMenu(userTypeId: UserTypeId): MenuItem[] {
 
 /** Routes each user type may open under /admin (besides /admin/dashboard and /admin/maps). */
 export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
-  1: ['/admin/partner', '/admin/company', '/admin/statuscase', '/admin/case'],
-  2: ['/admin/supportagent', '/admin/categorycase', '/admin/case', '/admin/profile'],
-  3: ['/admin/partnerstaff', '/admin/case', '/admin/profile'],
+  1: ['/admin/partner', '/admin/company', '/admin/statuscase', '/admin/case', '/admin/deadlines'],
+  2: ['/admin/supportagent', '/admin/categorycase', '/admin/case', '/admin/profile', '/admin/deadlines'],
+  3: ['/admin/partnerstaff', '/admin/case', '/admin/profile', '/admin/deadlines'],
   4: ['/admin/profile', '/admin/case'],
   5: ['/admin/case'],
   6: ['/admin/profile', '/admin/case'],

@@ -44,6 +44,8 @@ export const ACTIONS = [
   'case-evidence:add',
   'identity-access:read-own',
   'audit-trail:export',
+  'handling-deadlines:read',
+  'handling-deadlines:manage',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -105,6 +107,9 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'identity-access:read-own': types(6),
   // Issue 12: the group administrator exports the whole trail, a company admin its own staff's.
   'audit-trail:export': types(1, 2),
+  // Issue 12: the group sets each company's handling deadlines; company and partner admins read theirs.
+  'handling-deadlines:read': types(1, 2, 3),
+  'handling-deadlines:manage': types(1),
 };
 
 export function can(subject: Subject, action: Action): boolean {

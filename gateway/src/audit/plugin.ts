@@ -38,6 +38,7 @@ const MASTER_DATA_POLICIES = new Set<string>([
   'case-categories:manage',
   'partner-staff:manage',
   'analysts:manage',
+  'handling-deadlines:manage',
 ] satisfies Action[]);
 
 /** Events whose reply carries case data: withheld when their record cannot be written. */

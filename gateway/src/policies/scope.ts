@@ -15,7 +15,7 @@ import { companyOptionSchema } from '../legacy/schemas.ts';
 import { audit } from '../logging.ts';
 
 const PARTNER_CACHE_MS = 30_000;
-type Cached = { until: number; ids: Promise<Set<number>> };
+type Cached = { until: number; companies: Promise<CompanyOption[]> };
 const partnerCaches = new WeakMap<object, Map<number, Cached>>();
 
 export function scopeOf(request: FastifyRequest): Scope {
@@ -73,8 +73,10 @@ export function ownCompanyId(request: FastifyRequest): number {
   throw outOfScope(request, 'company', null);
 }
 
-/** Company ids of a partner, from the legacy drop-down, cached for 30 s per partner. */
-export async function partnerCompanyIds(request: FastifyRequest, partnerId: number): Promise<Set<number>> {
+export type CompanyOption = v.InferOutput<typeof companyOptionSchema>;
+
+/** The companies of a partner (id and name), from the legacy drop-down, cached for 30 s per partner. */
+export async function partnerCompanies(request: FastifyRequest, partnerId: number): Promise<CompanyOption[]> {
   let cache = partnerCaches.get(request.server);
   if (!cache) {
     cache = new Map();
@@ -82,18 +84,23 @@ export async function partnerCompanyIds(request: FastifyRequest, partnerId: numb
   }
   const now = Date.now();
   const hit = cache.get(partnerId);
-  if (hit && hit.until > now) return hit.ids;
-  const ids = request.legacy
+  if (hit && hit.until > now) return hit.companies;
+  const companies = request.legacy
     .call({
       name: 'CompanyMaster.dropdownByPartner',
       method: 'GET',
       path: `/CompanyMaster/Dropdown/${seg(partnerId)}`,
       data: v.array(companyOptionSchema),
     })
-    .then(({ data }) => new Set(data.map((c) => c.companyId)));
-  cache.set(partnerId, { until: now + PARTNER_CACHE_MS, ids });
-  ids.catch(() => cache.delete(partnerId));
-  return ids;
+    .then(({ data }) => data);
+  cache.set(partnerId, { until: now + PARTNER_CACHE_MS, companies });
+  companies.catch(() => cache.delete(partnerId));
+  return companies;
+}
+
+/** Company ids of a partner (see partnerCompanies). */
+export async function partnerCompanyIds(request: FastifyRequest, partnerId: number): Promise<Set<number>> {
+  return new Set((await partnerCompanies(request, partnerId)).map((c) => c.companyId));
 }
 
 /** Throws 404 (+ audit) unless the caller may see `companyId`. */

@@ -13,6 +13,7 @@
 import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
 import type { CaseStatus } from '@wbs/shared/api/reference';
 import { USER_TYPES } from '@wbs/shared/constants';
+import type { HandlingClock } from '@wbs/shared/handling-clock';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { can, type Subject } from '@wbs/shared/permissions';
 import type { LegacyCase, LegacyCaseLog, LegacyCaseRow } from '../legacy/case-schemas.ts';
@@ -83,7 +84,7 @@ function presentStatus(
   return { id: statusId, name, order: status?.caseStatusOrder ?? 0 };
 }
 
-export function presentCaseRow(row: LegacyCaseRow): CaseListItem {
+export function presentCaseRow(row: LegacyCaseRow, handling: HandlingClock | null = null): CaseListItem {
   return {
     id: row.caseId,
     number: row.caseNumber,
@@ -95,6 +96,7 @@ export function presentCaseRow(row: LegacyCaseRow): CaseListItem {
     caseLineId: ref(row.caseCaseLineId),
     caseLineName: text(row.caseCaseLine?.caseLineName ?? null),
     status: presentStatus(row.caseCaseStatusId, row.caseCaseStatus),
+    handling,
   };
 }
 
@@ -134,6 +136,7 @@ export function presentCaseDetail(
   c: LegacyCase,
   audience: DetailAudience,
   identityHidden = false,
+  handling: HandlingClock | null = null,
 ): CaseDetail {
   const anonymous = isAnonymousCase(c);
   const hiddenFromReader = anonymous || (audience.handler && identityHidden);
@@ -146,7 +149,7 @@ export function presentCaseDetail(
     identity(c.caseWhistleblowerName) ?? identity(c.caseWhistleblower?.whistleblowerFullName ?? null);
   const logs = (c.caselogs ?? []).map(presentLog);
   return {
-    ...presentCaseRow(c),
+    ...presentCaseRow(c, handling),
     channelName: text(c.caseChannel?.channelName ?? null),
     reporter: {
       anonymous,

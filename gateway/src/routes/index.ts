@@ -14,6 +14,7 @@ import channelRoutes from './channels/route.ts';
 import companyRoutes from './companies/route.ts';
 import contactRevealRoutes from './contact-reveal/route.ts';
 import dashboardRoutes from './dashboard/route.ts';
+import handlingDeadlineRoutes from './handling-deadlines/route.ts';
 import healthRoutes from './health/route.ts';
 import identityAccessRoutes from './identity-access/route.ts';
 import messageRoutes from './messages/route.ts';
@@ -55,6 +56,7 @@ const API_ROUTES = [
   auditTrailRoutes,
   receiptRoutes,
   caseEvidenceRoutes,
+  handlingDeadlineRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -109,3 +109,35 @@ export const auditRecord = pgTable(
     index('audit_record_company_idx').on(t.actorCompanyId, t.at),
   ],
 );
+
+/** A company's own handling deadlines (absent: the group default of the configuration). */
+export const handlingDeadline = pgTable('handling_deadline', {
+  companyId: integer('company_id').primaryKey(),
+  ackDays: smallint('ack_days').notNull(),
+  feedbackMonths: smallint('feedback_months').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedByUserId: integer('updated_by_user_id'),
+});
+
+/**
+ * What the handling clock of a case is derived from, kept so a case list need not read every case's
+ * activity log again: the filing time, the deadlines in force when the gateway first saw the case
+ * (a later change of the setting does not move a promise already made), and the acknowledgement and
+ * answer found in the legacy's log as of status `statusIdSeen` (re-read when the status moves).
+ * Handler messages are not copied here: they are read from case_message each time.
+ */
+export const caseClock = pgTable(
+  'case_clock',
+  {
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    filedAt: text('filed_at').notNull(),
+    ackDays: smallint('ack_days').notNull(),
+    feedbackMonths: smallint('feedback_months').notNull(),
+    statusIdSeen: integer('status_id_seen'),
+    logAcknowledgedAt: text('log_acknowledged_at'),
+    logAnsweredAt: text('log_answered_at'),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.caseId] })],
+);

@@ -93,6 +93,21 @@ describe('a PostgreSQL store that goes away', () => {
       // and every staff read its audit-trail record (decision #130); both fail closed.
       expect((await get(`/cases/${identifiedId}`)).statusCode).toBe(503);
       expect((await get('/cases/2')).statusCode).toBe(503);
+      // The case list goes on without its handling clocks; the overdue filter is nothing but clocks.
+      const search = (extra: object) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/cases/search',
+          headers: browser(cookie),
+          payload: { from: '2020-01-01', to: latestIndonesianToday(), pageSize: 5, ...extra },
+        });
+      const withoutClocks = await search({});
+      expect(withoutClocks.statusCode).toBe(200);
+      expect(withoutClocks.json().items.length).toBeGreaterThan(0);
+      expect(withoutClocks.json().items.every((i: { handling: unknown }) => i.handling === null)).toBe(true);
+      const overdueOnly = await search({ overdue: true });
+      expect(overdueOnly.statusCode).toBe(503);
+      expect(overdueOnly.body).not.toMatch(/127\.0\.0\.1|5432|postgres/i);
     } finally {
       await t.close();
       await database.drop();

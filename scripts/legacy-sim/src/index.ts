@@ -12,7 +12,7 @@ import { Store } from './store/store.ts';
 
 export type { Knobs } from './knobs.ts';
 export { EXPORT_HEADERS } from './routes/export.ts';
-export { type DemoAccount, demoAccounts, demoCases } from './seed/demo-accounts.ts';
+export { type DemoAccount, demoAccounts, demoCases, untouchedDemoCase } from './seed/demo-accounts.ts';
 export { SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
 
 export type LegacySimOptions = {

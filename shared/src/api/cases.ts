@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { isValidIsoDate } from '../dates.ts';
+import { ACK_DAYS_RANGE, FEEDBACK_MONTHS_RANGE } from '../handling-clock.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { idString, nullableNumber, nullableString, pageOf } from './common.ts';
 import { caseStatusSchema } from './reference.ts';
@@ -88,6 +89,8 @@ export const caseSearchRequest = v.pipe(
     pageSize: pageNumber(100),
     search: v.optional(v.pipe(v.string(), v.maxLength(100))),
     sort: v.optional(v.picklist(sortValues, M.sortInvalid)),
+    /** Only reports whose running handling step is past its deadline (the gateway pages them itself). */
+    overdue: v.optional(v.boolean()),
   }),
   v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
@@ -102,6 +105,59 @@ export const caseExportRequest = v.pipe(
 );
 export type CaseExportRequest = v.InferOutput<typeof caseExportRequest>;
 
+const clockState = v.picklist(['onTime', 'dueSoon', 'overdue', 'met', 'late']);
+const clockSchema = v.object({
+  /** YYYY-MM-DD (WIB): the last day the step is on time. */
+  dueDate: v.string(),
+  /** WIB wall time of the status change or message that completed the step. */
+  doneAt: nullableString,
+  state: clockState,
+});
+
+/**
+ * The handling clocks of a report (shared/src/handling-clock.ts): acknowledgement (default 7 days after
+ * filing) and feedback (default 3 months), `stage` the running one. Null when the gateway's store could
+ * not be read: the rest of the reply is still served.
+ */
+export const handlingClockSchema = v.object({
+  stage: v.picklist(['acknowledgement', 'feedback', 'done']),
+  acknowledgement: clockSchema,
+  feedback: clockSchema,
+});
+
+/** A company's handling deadlines: the group default unless the company has its own. */
+export const handlingDeadlinesSchema = v.object({
+  ackDays: v.pipe(
+    v.number('Jumlah hari tidak valid'),
+    v.integer('Jumlah hari tidak valid'),
+    v.minValue(ACK_DAYS_RANGE.min, `Minimal ${ACK_DAYS_RANGE.min} hari`),
+    v.maxValue(ACK_DAYS_RANGE.max, `Maksimal ${ACK_DAYS_RANGE.max} hari`),
+  ),
+  feedbackMonths: v.pipe(
+    v.number('Jumlah bulan tidak valid'),
+    v.integer('Jumlah bulan tidak valid'),
+    v.minValue(FEEDBACK_MONTHS_RANGE.min, `Minimal ${FEEDBACK_MONTHS_RANGE.min} bulan`),
+    v.maxValue(FEEDBACK_MONTHS_RANGE.max, `Maksimal ${FEEDBACK_MONTHS_RANGE.max} bulan`),
+  ),
+});
+export type HandlingDeadlinesInput = v.InferOutput<typeof handlingDeadlinesSchema>;
+
+/** GET /handling-deadlines: per company of the caller's scope, its deadlines and where they come from. */
+export const handlingDeadlinesReply = v.object({
+  defaults: v.object({ ackDays: v.number(), feedbackMonths: v.number() }),
+  companies: v.array(
+    v.object({
+      companyId: v.number(),
+      companyName: v.string(),
+      ackDays: v.number(),
+      feedbackMonths: v.number(),
+      /** True when the company has its own setting (else the group default applies). */
+      own: v.boolean(),
+    }),
+  ),
+});
+export type HandlingDeadlinesReply = v.InferOutput<typeof handlingDeadlinesReply>;
+
 /** One row of the case list. Dates are WIB wall time without a zone, as the legacy writes them. */
 export const caseListItemSchema = v.object({
   id: v.number(),
@@ -114,6 +170,7 @@ export const caseListItemSchema = v.object({
   caseLineId: nullableNumber,
   caseLineName: nullableString,
   status: v.nullable(caseStatusSchema),
+  handling: v.nullable(handlingClockSchema),
 });
 export type CaseListItem = v.InferOutput<typeof caseListItemSchema>;
 export const caseListReply = pageOf(caseListItemSchema);

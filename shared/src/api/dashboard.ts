@@ -92,3 +92,22 @@ export const dashboardOpenCasesReply = v.object({
   ),
 });
 export type DashboardOpenCasesReply = v.InferOutput<typeof dashboardOpenCasesReply>;
+
+/**
+ * GET /dashboard/overdue: reports whose running handling step (acknowledgement or feedback) is past
+ * its deadline now, per company of the caller's scope (company users: their own; partner users: each
+ * company of their partner). `complete: false` when the company's table was too long to read whole.
+ */
+export const dashboardOverdueReply = v.object({
+  /** The WIB day the counts hold for. */
+  today: v.string(),
+  companies: v.array(
+    v.object({
+      companyId: v.number(),
+      companyName: v.nullable(v.string()),
+      overdue: v.number(),
+      complete: v.boolean(),
+    }),
+  ),
+});
+export type DashboardOverdueReply = v.InferOutput<typeof dashboardOverdueReply>;

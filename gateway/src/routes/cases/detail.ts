@@ -3,6 +3,7 @@
 import { caseDetailSchema } from '@wbs/shared/api/cases';
 import { type IdParams, idParams } from '@wbs/shared/api/common';
 import type { FastifyInstance } from 'fastify';
+import { clockOfCase } from '../../clocks/service.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
@@ -34,7 +35,8 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
       const audience = audienceOf(subjectOf(request));
       const hidden = audience.handler && (await pelaporHidesIdentity(request, found));
-      const detail = presentCaseDetail(found, audience, hidden);
+      const handling = await clockOfCase(request, found);
+      const detail = presentCaseDetail(found, audience, hidden, handling);
       if (showsIdentity(detail)) await recordIdentityRead(request, found, 'case-read');
       return detail;
     },

@@ -7,18 +7,22 @@
  */
 import {
   type DashboardOpenCasesQuery,
+  type DashboardOverdueReply,
   type DashboardRangeQuery,
   type DashboardSummaryQuery,
   dashboardCompaniesReply,
   dashboardOpenCasesQuery,
   dashboardOpenCasesReply,
+  dashboardOverdueReply,
   dashboardRangeQuery,
   dashboardSummaryQuery,
   dashboardSummaryReply,
 } from '@wbs/shared/api/dashboard';
 import { toLegacyRange } from '@wbs/shared/dates';
+import { wibToday } from '@wbs/shared/handling-clock';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
+import { overdueOf, walkCaseTable } from '../../clocks/overdue.ts';
 import { ApiProblem } from '../../errors.ts';
 import {
   categorySummarySchema,
@@ -27,9 +31,10 @@ import {
   partnerSummarySchema,
   statusSummarySchema,
 } from '../../legacy/dashboard-schemas.ts';
-import { companyInScope, outOfScope, scopeOf } from '../../policies/scope.ts';
+import { companyInScope, outOfScope, partnerCompanies, scopeOf } from '../../policies/scope.ts';
 import { presentCompanies, presentOpenCases, presentSummary } from '../../presenters/dashboard.ts';
 import { routeSchema } from '../../schema.ts';
+import { caseEndpointsOf } from '../cases/scope.ts';
 
 const tags = ['dashboard'];
 const policy = 'dashboard:read' as const;
@@ -58,7 +63,81 @@ async function targetOf(request: FastifyRequest, requested: number | undefined):
 /** Company users are answered from the company endpoints, partner users from the partner ones. */
 const familyOf = (target: Target) => (target.kind === 'company' ? 'CompanyDashboard' : 'PartnerDashboard');
 
+/** How long one table's overdue count is reused (a dashboard is opened often, the walk is not cheap). */
+const OVERDUE_CACHE_MS = 30_000;
+const OVERDUE_CACHE_MAX = 1_000;
+type OverdueCount = DashboardOverdueReply['companies'][number];
+
+/** Overdue count of one company's table as the caller sees it (the table path holds the whole scope). */
+async function overdueCountOf(
+  request: FastifyRequest,
+  cache: Map<string, { until: number; count: Promise<OverdueCount> }>,
+  companyId: number,
+  companyName: string | null,
+): Promise<OverdueCount> {
+  const { table } = await caseEndpointsOf(request, companyId);
+  const key = `${table.path}|${wibToday()}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.until > now) return hit.count;
+  const count = (async () => {
+    const walk = await walkCaseTable(
+      request,
+      companyId,
+      table,
+      { rangeDate: toLegacyRange('2000-01-01', wibToday()) },
+      [{ column: 'caseCreated', dir: 'asc' }],
+    );
+    const overdue = await overdueOf(request, companyId, walk.rows);
+    return {
+      companyId,
+      companyName: companyName ?? walk.rows[0]?.caseCompany?.companyName ?? null,
+      overdue: overdue.length,
+      complete: walk.complete,
+    };
+  })();
+  if (cache.size >= OVERDUE_CACHE_MAX) cache.clear();
+  cache.set(key, { until: now + OVERDUE_CACHE_MS, count });
+  count.catch(() => cache.delete(key));
+  return count;
+}
+
 export default async function dashboardRoutes(app: FastifyInstance) {
+  const overdueCache = new Map<string, { until: number; count: Promise<OverdueCount> }>();
+
+  app.get(
+    '/dashboard/overdue',
+    {
+      config: { policy },
+      schema: routeSchema({
+        summary: 'Pengaduan yang melewati tenggat',
+        description:
+          'Reports whose running handling step (acknowledgement, default 7 days after filing; feedback, ' +
+          'default 3 months) is past its deadline today (WIB), per company: company users their own ' +
+          '(analysts: their own case table), partner users every company of their partner. Counts are ' +
+          'reused for 30 s.',
+        tags,
+        response: { 200: dashboardOverdueReply },
+      }),
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const companies =
+        scope.kind === 'partner'
+          ? (await partnerCompanies(request, scope.partnerId)).map((c) => ({
+              id: c.companyId,
+              name: c.companyName as string | null,
+            }))
+          : [{ id: await companyInScope(request, undefined), name: null }];
+      const counts = [];
+      // One company after the other: a partner's walk must not flood the legacy.
+      for (const company of companies) {
+        counts.push(await overdueCountOf(request, overdueCache, company.id, company.name));
+      }
+      return { today: wibToday(), companies: counts };
+    },
+  );
+
   app.get<{ Querystring: DashboardRangeQuery }>(
     '/dashboard/companies',
     {

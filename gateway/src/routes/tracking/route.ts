@@ -10,6 +10,7 @@
  */
 import { caseDetailSchema, type TrackingRequest, trackingRequest } from '@wbs/shared/api/cases';
 import type { FastifyInstance } from 'fastify';
+import { clockOfCase } from '../../clocks/service.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { presentCaseDetail, TRACKER_AUDIENCE } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
@@ -25,7 +26,7 @@ export default async function trackingRoutes(app: FastifyInstance) {
         summary: 'Pantau Laporan',
         description:
           'Public. The case detail with every log note masked (`**********`, `noteHidden: true`, no author, ' +
-          'no log attachment). Unknown number and wrong password: the same 404 after the same minimum time. ' +
+          'no log attachment), with its handling clock (`handling`: by when the reporter hears back). Unknown number and wrong password: the same 404 after the same minimum time. ' +
           'Attempts are limited per client, and per complaint number with a wait that grows with each failure ' +
           '(429 `rate-limited` with `retry-after`); the counters are shared with every other tracker route.',
         tags: ['tracking'],
@@ -35,7 +36,7 @@ export default async function trackingRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const found = await proveTracker(request, reply, 'tracking');
-      return presentCaseDetail(found, TRACKER_AUDIENCE);
+      return presentCaseDetail(found, TRACKER_AUDIENCE, false, await clockOfCase(request, found));
     },
   );
 }

@@ -110,3 +110,14 @@ export const demoCases = [
     description: 'Ditutup (status id 21, final), company 2',
   },
 ] as const;
+
+/**
+ * A report filed 8 days before the seed and never touched (Baru, no log, no message): past its
+ * acknowledgement deadline (7 days) from the first day, for the handling-clock journeys (issue 12).
+ */
+export const untouchedDemoCase = {
+  caseNumber: 'WBS-10000004',
+  password: 'Lapor#2026!',
+  description: 'Baru (status id 1), company 1, filed 8 days ago and never touched: overdue',
+  daysAgo: 8,
+} as const;

@@ -20,7 +20,7 @@ import type {
   Whistleblower,
 } from '../types.ts';
 import { STORE_VERSION } from '../types.ts';
-import { demoAccounts, demoCases } from './demo-accounts.ts';
+import { demoAccounts, demoCases, untouchedDemoCase } from './demo-accounts.ts';
 import { TINY_PDF, TINY_PNG } from './files.ts';
 
 export const SEED_CASE_COUNT = 200;
@@ -319,7 +319,7 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
     'Admin Perusahaan';
 
   const cases: Case[] = [];
-  const numbers = new Set<string>(demoCases.map((d) => d.caseNumber));
+  const numbers = new Set<string>([...demoCases.map((d) => d.caseNumber), untouchedDemoCase.caseNumber]);
   let attachmentId = 0;
   let caseLogId = 0;
   let allegedId = 0;
@@ -442,6 +442,22 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
       logs,
       allegedlyInvolveds,
     });
+  }
+
+  // The fourth case becomes the untouched one (after the loop, so every other case keeps its seed).
+  const untouched = cases[demoCases.length];
+  if (untouched) {
+    untouched.caseNumber = untouchedDemoCase.caseNumber;
+    untouched.caseTitle = untouched.fields.caseWhat as string;
+    untouched.created = Math.floor(now - untouchedDemoCase.daysAgo * 86_400_000);
+    untouched.companyId = 1;
+    untouched.categoryId = caseCategories.find((c) => c.companyId === 1)!.caseCategoryId;
+    untouched.lineId = null;
+    untouched.statusId = SEED_STATUS.NEW;
+    untouched.whistleblowerId = null;
+    untouched.createdByUserId = null;
+    untouched.passwordHash = await hashPassword(untouchedDemoCase.password, saltBytes());
+    untouched.logs = [];
   }
 
   return {

@@ -1,0 +1,149 @@
+/** The clock rules of shared/src/handling-clock.ts: calendar arithmetic, states, events (with generated cases). */
+import {
+  addDays,
+  addMonths,
+  type HandlingEvent,
+  handlingClock,
+  handlingFacts,
+  normaliseWallTime,
+  promisedReplyDate,
+  statusChangeEvents,
+  wibToday,
+  wibWallTime,
+} from '@wbs/shared/handling-clock';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+const deadlines = { ackDays: 7, feedbackMonths: 3 };
+
+describe('calendar arithmetic in WIB', () => {
+  it('adds months clamped to the last day of the month, and days across years', () => {
+    expect(addMonths('2026-11-30', 3)).toBe('2027-02-28');
+    expect(addMonths('2027-11-30', 3)).toBe('2028-02-29');
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2026-10-15', 3)).toBe('2027-01-15');
+    expect(addDays('2026-12-28', 7)).toBe('2027-01-04');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+
+  it('reads the day in WIB: 17:00 UTC is already the next day in Jakarta', () => {
+    expect(wibToday(Date.parse('2026-11-23T16:59:59Z'))).toBe('2026-11-23');
+    expect(wibToday(Date.parse('2026-11-23T17:00:00Z'))).toBe('2026-11-24');
+    expect(wibWallTime(Date.parse('2026-11-23T17:00:00Z'))).toBe('2026-11-24T00:00:00');
+  });
+
+  it('normalises the legacy date forms and refuses unreadable ones', () => {
+    expect(normaliseWallTime('2026-05-03T08:15:00')).toBe('2026-05-03T08:15:00');
+    expect(normaliseWallTime('2026-05-03 08:15:00.123')).toBe('2026-05-03T08:15:00');
+    expect(normaliseWallTime('2026-05-03')).toBe('2026-05-03T00:00:00');
+    expect(normaliseWallTime('2026-02-30T08:00:00')).toBeNull();
+    expect(normaliseWallTime('kemarin')).toBeNull();
+    expect(normaliseWallTime(null)).toBeNull();
+  });
+
+  it('never throws on any string and, when it reads one, gives a valid wall time', () => {
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        const wall = normaliseWallTime(value);
+        if (wall !== null) expect(wall).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+      }),
+    );
+  });
+});
+
+describe('clock states', () => {
+  const filed = '2026-11-02T10:00:00';
+  const facts = (acknowledgedAt: string | null, answeredAt: string | null = null) => ({
+    filedAt: filed,
+    acknowledgedAt,
+    answeredAt,
+  });
+
+  it('runs the acknowledgement clock until its day ends, due soon in the last two days', () => {
+    expect(handlingClock(facts(null), deadlines, '2026-11-05').acknowledgement.state).toBe('onTime');
+    expect(handlingClock(facts(null), deadlines, '2026-11-07').acknowledgement.state).toBe('dueSoon');
+    expect(handlingClock(facts(null), deadlines, '2026-11-09').acknowledgement).toEqual({
+      dueDate: '2026-11-09',
+      doneAt: null,
+      state: 'dueSoon',
+    });
+    expect(handlingClock(facts(null), deadlines, '2026-11-10').acknowledgement.state).toBe('overdue');
+  });
+
+  it('stops a clock as met or late, and moves the stage on', () => {
+    const onTime = handlingClock(facts('2026-11-09T23:59:00'), deadlines, '2026-12-01');
+    expect(onTime.stage).toBe('feedback');
+    expect(onTime.acknowledgement.state).toBe('met');
+    const late = handlingClock(facts('2026-11-10T00:01:00'), deadlines, '2026-12-01');
+    expect(late.acknowledgement.state).toBe('late');
+    const done = handlingClock(facts('2026-11-03T08:00:00', '2027-02-03T08:00:00'), deadlines, '2027-03-01');
+    expect(done.stage).toBe('done');
+    expect(done.feedback).toEqual({ dueDate: '2027-02-02', doneAt: '2027-02-03T08:00:00', state: 'late' });
+    expect(promisedReplyDate(done)).toBeNull();
+    expect(promisedReplyDate(onTime)).toBe('2027-02-02');
+  });
+});
+
+describe('acknowledgement and answer from events', () => {
+  const filed = '2026-11-02T10:00:00';
+
+  it('the first event acknowledges, the next answers; a final status does both', () => {
+    const message: HandlingEvent = { at: '2026-11-03T09:00:00', kind: 'message' };
+    const change: HandlingEvent = { at: '2026-11-04T09:00:00', kind: 'status-change' };
+    expect(handlingFacts(filed, [change, message])).toEqual({
+      filedAt: filed,
+      acknowledgedAt: message.at,
+      answeredAt: change.at,
+    });
+    expect(handlingFacts(filed, [{ at: change.at, kind: 'final-status' }])).toEqual({
+      filedAt: filed,
+      acknowledgedAt: change.at,
+      answeredAt: change.at,
+    });
+    expect(handlingFacts(filed, [])).toEqual({ filedAt: filed, acknowledgedAt: null, answeredAt: null });
+  });
+
+  it('counts a status change only when the status moves (a note in the same status is none)', () => {
+    const events = statusChangeEvents(
+      [
+        { at: '2026-11-05T09:00:00', statusId: 12 },
+        { at: '2026-11-03T09:00:00', statusId: 11 },
+        { at: '2026-11-04T09:00:00', statusId: 11 },
+        { at: null, statusId: 14 },
+        { at: '2026-11-06T09:00:00', statusId: 21 },
+      ],
+      1,
+      (id) => id === 21,
+    );
+    expect(events).toEqual([
+      { at: '2026-11-03T09:00:00', kind: 'status-change' },
+      { at: '2026-11-05T09:00:00', kind: 'status-change' },
+      { at: '2026-11-06T09:00:00', kind: 'final-status' },
+    ]);
+  });
+
+  it('for any events: acknowledged at the earliest, answered no earlier, and never answered without one', () => {
+    const wall = fc
+      .integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2027-12-31T00:00:00Z') })
+      .map((ms) => new Date(ms).toISOString().slice(0, 19));
+    const event = fc.record({
+      at: wall,
+      kind: fc.constantFrom<HandlingEvent['kind']>('status-change', 'final-status', 'message'),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 8 }), (events) => {
+        const facts = handlingFacts(filed, events);
+        if (events.length === 0) {
+          expect(facts.acknowledgedAt).toBeNull();
+          return;
+        }
+        const earliest = events.map((e) => e.at).sort()[0];
+        expect(facts.acknowledgedAt).toBe(earliest);
+        if (facts.answeredAt !== null) expect(facts.answeredAt >= facts.acknowledgedAt!).toBe(true);
+        if (events.length >= 2) expect(facts.answeredAt).not.toBeNull();
+        const clock = handlingClock(facts, deadlines, '2026-06-01');
+        expect(['acknowledgement', 'feedback', 'done']).toContain(clock.stage);
+      }),
+    );
+  });
+});

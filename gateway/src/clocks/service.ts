@@ -1,0 +1,242 @@
+/**
+ * Handling clocks of cases (issue 12, docs/decisions.md #137–#142), derived from the legacy's case and
+ * log dates plus the store's handler messages, never kept in a browser:
+ * - a case detail (or the tracker's copy) carries its whole log: its clock is derived from it at once;
+ * - a case-list row carries only the current status: the facts read from the log are kept per case in
+ *   the store (`case_clock`) and read again only when the row's status has moved since (a case still
+ *   in Baru has had no status change: nothing to read).
+ * A failing store never fails the case reply: the clock is then null (the overdue filter and the
+ * dashboard tile, which are nothing but clocks, answer 503 instead).
+ */
+import { STATUS_NEW_ID } from '@wbs/shared/constants';
+import {
+  addDays,
+  type HandlingClock,
+  type HandlingDeadlines,
+  type HandlingEvent,
+  handlingClock,
+  handlingFacts,
+  normaliseWallTime,
+  statusChangeEvents,
+  wibToday,
+} from '@wbs/shared/handling-clock';
+import type { FastifyRequest } from 'fastify';
+import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { loadCaseInScope } from '../policies/case-scope.ts';
+import { loadStatusTable } from '../routes/case-statuses/table.ts';
+import type { Store } from '../store/plugin.ts';
+import {
+  type ClockRow,
+  type ClockRowInput,
+  clockRowsOf,
+  deadlinesOf,
+  handlerMessageTimes,
+  saveClockRows,
+} from './store.ts';
+
+/** Case details read at once to refresh stale list rows (the legacy is not flooded by one list). */
+const REFRESH_CONCURRENCY = 4;
+
+type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
+
+/** A final status: the legacy does not list it as open (decision #29). Unknown table: nothing is final. */
+async function finalStatusIds(request: FastifyRequest): Promise<Set<number>> {
+  try {
+    const table = await loadStatusTable(request);
+    return new Set(table.filter((s) => !s.open).map((s) => s.id));
+  } catch (error) {
+    request.log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
+    return new Set();
+  }
+}
+
+/** Acknowledgement and answer as the legacy's activity log alone shows them. */
+function logFactsOf(c: LegacyCase, finals: Set<number>): LogFacts {
+  const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+  const events = statusChangeEvents(
+    (c.caselogs ?? []).map((log) => ({
+      at: normaliseWallTime(log.caseLogCreated),
+      statusId: log.caseLogCaseStatusId,
+    })),
+    STATUS_NEW_ID,
+    (id) => finals.has(id),
+  );
+  const { acknowledgedAt, answeredAt } = handlingFacts(filedAt, events);
+  return { acknowledgedAt, answeredAt };
+}
+
+/** The log facts as events again, to be merged with the handler messages. */
+function logEvents(facts: LogFacts): HandlingEvent[] {
+  if (facts.acknowledgedAt === null) return [];
+  const finalAtOnce = facts.answeredAt === facts.acknowledgedAt;
+  const events: HandlingEvent[] = [
+    { at: facts.acknowledgedAt, kind: finalAtOnce ? 'final-status' : 'status-change' },
+  ];
+  if (facts.answeredAt !== null && !finalAtOnce) events.push({ at: facts.answeredAt, kind: 'status-change' });
+  return events;
+}
+
+function clockOf(row: ClockRowInput, messages: readonly string[], today: string): HandlingClock {
+  const events = [
+    ...logEvents({ acknowledgedAt: row.logAcknowledgedAt, answeredAt: row.logAnsweredAt }),
+    ...messages.map((at): HandlingEvent => ({ at, kind: 'message' })),
+  ];
+  return handlingClock(
+    handlingFacts(row.filedAt, events),
+    { ackDays: row.ackDays, feedbackMonths: row.feedbackMonths },
+    today,
+  );
+}
+
+/** The row to keep for a case: the deadlines already frozen for it, else the company's current ones. */
+function clockRowFor(
+  companyId: number,
+  caseId: number,
+  filedAt: string,
+  statusIdSeen: number | null,
+  facts: LogFacts,
+  existing: ClockRow | undefined,
+  deadlines: HandlingDeadlines,
+): ClockRowInput {
+  return {
+    companyId,
+    caseId,
+    filedAt: existing?.filedAt ?? filedAt,
+    ackDays: existing?.ackDays ?? deadlines.ackDays,
+    feedbackMonths: existing?.feedbackMonths ?? deadlines.feedbackMonths,
+    statusIdSeen,
+    logAcknowledgedAt: facts.acknowledgedAt,
+    logAnsweredAt: facts.answeredAt,
+  };
+}
+
+async function companyDeadlines(request: FastifyRequest, store: Store, companyId: number) {
+  const defaults = request.server.config.handlingDeadlines;
+  return (await deadlinesOf(store, [companyId], defaults)).get(companyId) ?? defaults;
+}
+
+/** The clock of one case whose whole log is at hand (detail, tracking), keeping its facts. */
+export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promise<HandlingClock | null> {
+  try {
+    const store = await request.server.store.open();
+    const finals = await finalStatusIds(request);
+    const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+    const [existing, messages, deadlines] = await Promise.all([
+      clockRowsOf(store, c.caseCompanyId, [c.caseId]),
+      handlerMessageTimes(store, c.caseCompanyId, [c.caseId]),
+      companyDeadlines(request, store, c.caseCompanyId),
+    ]);
+    const row = clockRowFor(
+      c.caseCompanyId,
+      c.caseId,
+      filedAt,
+      c.caseCaseStatusId,
+      logFactsOf(c, finals),
+      existing.get(c.caseId),
+      deadlines,
+    );
+    await saveClockRows(store, [row]);
+    return clockOf(row, messages.get(c.caseId) ?? [], wibToday());
+  } catch (error) {
+    request.log.error({ err: { message: (error as Error).message } }, 'clocks: case clock unavailable');
+    return null;
+  }
+}
+
+/** Runs `work` over `items`, at most `limit` at once. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(runners);
+}
+
+export type RowClockMode =
+  /** Every row gets its clock (a list page). */
+  | 'all'
+  /**
+   * Only rows that may be overdue get one (the overdue filter and tile over a whole table): a row in a
+   * final status has been answered, and a row filed less than its acknowledgement period ago cannot be
+   * late yet, so neither costs a read of its log.
+   */
+  | 'overdue-candidates';
+
+/**
+ * Clocks of case-table rows of ONE company (rows of other companies are skipped). Throws when the
+ * store fails: the caller decides whether a list goes on without clocks.
+ */
+export async function clocksOfRows(
+  request: FastifyRequest,
+  companyId: number,
+  rows: readonly LegacyCaseRow[],
+  mode: RowClockMode = 'all',
+): Promise<Map<number, HandlingClock>> {
+  const store = await request.server.store.open();
+  const today = wibToday();
+  const own = rows.filter((row) => row.caseCompanyId === companyId);
+  const ids = own.map((row) => row.caseId);
+  const [existing, messages, deadlines, finals] = await Promise.all([
+    clockRowsOf(store, companyId, ids),
+    handlerMessageTimes(store, companyId, ids),
+    companyDeadlines(request, store, companyId),
+    finalStatusIds(request),
+  ]);
+  const wanted = own.filter((row) => {
+    if (mode === 'all') return true;
+    if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
+    const filedDay = (normaliseWallTime(row.caseCreated) ?? row.caseCreated).slice(0, 10);
+    const ackDays = existing.get(row.caseId)?.ackDays ?? deadlines.ackDays;
+    return filedDay < addDays(today, -ackDays);
+  });
+
+  const fresh: ClockRowInput[] = [];
+  const stale: LegacyCaseRow[] = [];
+  for (const row of wanted) {
+    const kept = existing.get(row.caseId);
+    if (kept && kept.statusIdSeen === row.caseCaseStatusId) continue;
+    const filedAt = normaliseWallTime(row.caseCreated) ?? row.caseCreated;
+    // Still in Baru: no status change in the log yet, so nothing to read.
+    if (row.caseCaseStatusId === STATUS_NEW_ID || row.caseCaseStatusId === null) {
+      fresh.push(clockRowFor(companyId, row.caseId, filedAt, row.caseCaseStatusId, noFacts, kept, deadlines));
+    } else {
+      stale.push(row);
+    }
+  }
+  await eachLimited(stale, REFRESH_CONCURRENCY, async (row) => {
+    try {
+      const c = await loadCaseInScope(request, row.caseId);
+      const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+      fresh.push(
+        clockRowFor(
+          companyId,
+          row.caseId,
+          filedAt,
+          row.caseCaseStatusId,
+          logFactsOf(c, finals),
+          existing.get(row.caseId),
+          deadlines,
+        ),
+      );
+    } catch (error) {
+      // One unreadable case leaves its row without a clock, not the list without rows.
+      request.log.warn(
+        { err: { message: (error as Error).message }, caseId: row.caseId },
+        'clocks: case log unread',
+      );
+    }
+  });
+  await saveClockRows(store, fresh);
+
+  const rowsById = new Map<number, ClockRowInput>(existing);
+  for (const row of fresh) rowsById.set(row.caseId, row);
+  const clocks = new Map<number, HandlingClock>();
+  for (const row of wanted) {
+    const kept = rowsById.get(row.caseId);
+    if (!kept || kept.statusIdSeen !== row.caseCaseStatusId) continue;
+    clocks.set(row.caseId, clockOf(kept, messages.get(row.caseId) ?? [], today));
+  }
+  return clocks;
+}
+
+const noFacts: LogFacts = { acknowledgedAt: null, answeredAt: null };
