@@ -7,6 +7,7 @@ import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { CaseListPage } from './CaseListPage.tsx';
 import { CategoryPage } from './CategoryPage.tsx';
+import { HandlingDeadlinesPage } from './HandlingDeadlinesPage.tsx';
 import { CompanyPage, PartnerPage } from './OrganisationPages.tsx';
 import { ProfilePage } from './ProfilePage.tsx';
 import { AnalystPage, PartnerStaffPage } from './StaffPages.tsx';
@@ -66,6 +67,9 @@ export default function AdminArea() {
         </Route>
         <Route path="/categorycase">
           <CategoryPage />
+        </Route>
+        <Route path="/deadlines">
+          <HandlingDeadlinesPage user={user} />
         </Route>
         <Route path="/profile">
           <ProfilePage user={user} />

@@ -1,6 +1,7 @@
 import {
   Box,
   Button,
+  Checkbox,
   Flex,
   Heading,
   HStack,
@@ -34,6 +35,7 @@ import type { CaseCategory, CaseListItem, CaseStatus, Items, Option, Page, User 
 import { subjectOf } from '../api/types.ts';
 import { CaseDetailView, StatusBadge } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, formatDateTime, normaliseCaseDetail } from '../case/detail.ts';
+import { CLOCK_TEXTS, DeadlineCell } from '../case/HandlingClock.tsx';
 import { MessageMark, useMessageMarks } from '../case/messages/MessageMark.tsx';
 import { rememberCompany, rememberedCompany } from '../dashboard/companyChoice.ts';
 import { DateField } from '../ui/DateField.tsx';
@@ -52,6 +54,8 @@ type Filters = {
   caseLineId: number;
   statusId: number;
   companyId: number;
+  /** Only reports past their handling deadline (issue 12). */
+  overdue: boolean;
 };
 
 function saveDownload(blob: Blob, name: string) {
@@ -125,6 +129,7 @@ function searchOf(filters: Filters, page: number, pageSize: number, picksCompany
     caseLineId: filters.caseLineId || undefined,
     statusId: filters.statusId || undefined,
     companyId: picksCompany ? filters.companyId || undefined : undefined,
+    overdue: filters.overdue || undefined,
     page,
     pageSize,
     sort: '-createdAt',
@@ -156,6 +161,8 @@ export function CaseListPage({ user }: { user: User }) {
       caseLineId: 0,
       statusId: Number(params.get('status')) || 0,
       companyId: picksCompany ? rememberedCompany(user.username) : 0,
+      // The dashboard's overdue tile links here with ?overdue=1.
+      overdue: params.get('overdue') === '1',
     } satisfies Filters;
   }, [search, picksCompany, user.username]);
   const [filters, setFilters] = useState<Filters>(initial);
@@ -243,7 +250,7 @@ export function CaseListPage({ user }: { user: User }) {
     );
   }
 
-  const columns = whistleblower ? 6 : 7;
+  const columns = whistleblower ? 6 : 8;
   return (
     <Stack gap="5">
       <Flex justify="space-between" align="center" gap="3" wrap="wrap">
@@ -346,6 +353,18 @@ export function CaseListPage({ user }: { user: User }) {
             onChange={(id) => set({ statusId: id })}
           />
         </FormField>
+        {!whistleblower && (
+          <Checkbox.Root
+            alignSelf="end"
+            pb="2"
+            checked={filters.overdue}
+            onCheckedChange={(e) => set({ overdue: e.checked === true })}
+          >
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>{CLOCK_TEXTS.overdueFilter}</Checkbox.Label>
+          </Checkbox.Root>
+        )}
       </SimpleGrid>
 
       <Box bg="bg.panel" borderWidth="1px" rounded="xl" overflowX="auto">
@@ -358,6 +377,7 @@ export function CaseListPage({ user }: { user: User }) {
               <Table.ColumnHeader>Kategori</Table.ColumnHeader>
               {!whistleblower && <Table.ColumnHeader>Jalur Otorisasi</Table.ColumnHeader>}
               <Table.ColumnHeader>Status</Table.ColumnHeader>
+              {!whistleblower && <Table.ColumnHeader>{CLOCK_TEXTS.column}</Table.ColumnHeader>}
               <Table.ColumnHeader>Aksi</Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
@@ -406,6 +426,11 @@ export function CaseListPage({ user }: { user: User }) {
                   <Table.Cell>
                     <StatusBadge status={item.status} />
                   </Table.Cell>
+                  {!whistleblower && (
+                    <Table.Cell>
+                      <DeadlineCell handling={item.handling} />
+                    </Table.Cell>
+                  )}
                   <Table.Cell>
                     <Flex gap="1" wrap="wrap">
                       <Button size="xs" variant="outline" onClick={() => navigate(listPath(item.id))}>

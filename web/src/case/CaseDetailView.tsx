@@ -18,6 +18,7 @@ import { type ReactNode, useState } from 'react';
 import { ContactRevealDialog } from './ContactRevealDialog.tsx';
 import type { CaseDetail, CaseLog } from './detail.ts';
 import { formatDateTime } from './detail.ts';
+import { HandlingDeadlines, ReplyPromise } from './HandlingClock.tsx';
 import { AddEvidence } from './messages/AddEvidence.tsx';
 import type { CaseAccess } from './messages/access.ts';
 import { IdentityAccessSection } from './messages/IdentityAccessSection.tsx';
@@ -81,6 +82,11 @@ export function CaseDetailView(props: {
           </HStack>
           {props.showReporterName && !detail.reporter.anonymous && detail.reporter.name && (
             <Text color="fg.muted">Pelapor: {detail.reporter.name}</Text>
+          )}
+          {props.talk?.audience === 'reporter' ? (
+            <ReplyPromise handling={detail.handling} />
+          ) : (
+            <HandlingDeadlines handling={detail.handling} />
           )}
         </Stack>
         <HStack gap="2" wrap="wrap">

@@ -13,6 +13,11 @@ export const sampleDetail: CaseDetail = {
   caseLineName: null,
   channelName: 'Desktop',
   status: { id: 2, name: 'Diterima', order: 2 },
+  handling: {
+    stage: 'feedback',
+    acknowledgement: { dueDate: '2026-05-10', doneAt: '2026-05-04T09:00:00', state: 'met' },
+    feedback: { dueDate: '2026-08-03', doneAt: null, state: 'onTime' },
+  },
   reporter: {
     anonymous: false,
     identityHidden: false,

@@ -10,6 +10,7 @@ import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../api/types.ts';
 import { system } from '../theme.ts';
+import { rememberedCompany } from './companyChoice.ts';
 import { DashboardPage } from './DashboardPage.tsx';
 import { defaultRange } from './model.ts';
 
@@ -67,6 +68,17 @@ function renderPage(user: User) {
           categories: [],
         });
       }
+      if (url.pathname.endsWith('/dashboard/overdue')) {
+        return Response.json({
+          today: '2026-11-23',
+          companies: [
+            { companyId: 1, companyName: 'Perumda Air Minum Tirta Kahuripan', overdue: 3, complete: true },
+            ...(user.userTypeId === 3
+              ? [{ companyId: 2, companyName: 'PDAM Tirta Pakuan', overdue: 0, complete: true }]
+              : []),
+          ],
+        });
+      }
       if (url.pathname.endsWith('/dashboard/companies')) {
         return Response.json({ from: q.get('from'), to: q.get('to'), total: 0, items: [] });
       }
@@ -109,6 +121,25 @@ describe('Dashboard screen', () => {
     expect(screen.queryByLabelText('Pilih Perusahaan')).toBeNull();
     expect(requests).toContain('/api/v1/dashboard/open-cases');
     expect(screen.getByText('Tidak ada laporan yang belum selesai.')).toBeTruthy();
+    // The overdue tile: the gateway's count, a link to the list filtered to overdue reports.
+    const tile = screen.getByRole('region', { name: 'Pengaduan Melewati Tenggat' });
+    const link = within(tile).getByRole('link', { name: 'Pengaduan Melewati Tenggat: 3' });
+    expect(link.getAttribute('href')).toBe('/admin/case?overdue=1&from=2000-01-01&to=2026-11-23');
+  });
+
+  it('partner view: the overdue tile lists every company of the partner', async () => {
+    renderPage(partnerUser);
+    await settle();
+    const tile = screen.getByRole('region', { name: 'Pengaduan Melewati Tenggat' });
+    const rows = within(tile).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Perumda Air Minum Tirta Kahuripan3',
+      'PDAM Tirta Pakuan0',
+    ]);
+    expect(rememberedCompany('holding')).toBe(0);
+    fireEvent.click(within(tile).getByRole('link', { name: '3' }));
+    // The list opens on the company whose overdue reports were chosen.
+    expect(rememberedCompany('holding')).toBe(1);
   });
 
   it('company view, Laporan tab: the current month, Total Pengaduan and the empty-range text', async () => {

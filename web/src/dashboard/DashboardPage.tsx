@@ -33,6 +33,7 @@ import {
   openCasesChart,
   periodText,
 } from './model.ts';
+import { OverdueTile } from './OverdueTile.tsx';
 import { RangeFilter } from './RangeFilter.tsx';
 import { TEXTS } from './texts.ts';
 
@@ -311,7 +312,10 @@ export function DashboardPage({ user }: { user: User }) {
             <Tabs.Trigger value="reports">{TEXTS.tabReports}</Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="dashboard">
-            <OpenCasesPanel companyId={chosenId} partnerView={partnerView} />
+            <Stack gap="5">
+              <OverdueTile username={user.username} partnerView={partnerView} />
+              <OpenCasesPanel companyId={chosenId} partnerView={partnerView} />
+            </Stack>
           </Tabs.Content>
           <Tabs.Content value="reports">
             <ReportsPanel

@@ -31,5 +31,8 @@ export const TEXTS = {
   legend: 'Keterangan status',
   drillHint: 'Klik batang grafik untuk membuka daftar laporan.',
   companyHint: 'Klik batang grafik untuk memilih perusahaan.',
+  overdueTitle: 'Pengaduan Melewati Tenggat',
+  overdueScope: 'Tenggat tanda terima atau tanggapan yang terlewati, per',
+  overduePartial: 'Sebagian data terlalu banyak untuk dihitung seluruhnya; angka ini batas bawah.',
   chartLabel: (title: string, total: number) => `Grafik batang ${title}, total ${total}`,
 } as const;
