@@ -15,6 +15,7 @@ import { TEXTS } from './texts.ts';
 /** Overdue reports can be of any age: the list opens on a period wide enough to hold them all. */
 export const OVERDUE_LIST_FROM = '2000-01-01';
 
+/** The case list filtered to overdue reports; linked with wouter's `~` (absolute, out of the /admin nest). */
 export function overdueListHref(today: string): string {
   return `/admin/case?${new URLSearchParams({ overdue: '1', from: OVERDUE_LIST_FROM, to: today })}`;
 }
@@ -51,7 +52,10 @@ export function OverdueTile({ username, partnerView }: { username: string; partn
         )}
         {data && !partnerView && (
           <Link asChild fontSize="4xl" fontWeight="bold" lineHeight="1.1" color={late ? 'red.fg' : undefined}>
-            <RouteLink href={overdueListHref(data.today)} aria-label={`${TEXTS.overdueTitle}: ${total}`}>
+            <RouteLink
+              href={`~${overdueListHref(data.today)}`}
+              aria-label={`${TEXTS.overdueTitle}: ${total}`}
+            >
               {total}
             </RouteLink>
           </Link>
@@ -72,7 +76,7 @@ export function OverdueTile({ username, partnerView }: { username: string; partn
                     {company.overdue > 0 ? (
                       <Link asChild color="red.fg">
                         <RouteLink
-                          href={overdueListHref(data.today)}
+                          href={`~${overdueListHref(data.today)}`}
                           onClick={() => rememberCompany(username, company.companyId)}
                         >
                           {company.overdue}
