@@ -62,12 +62,15 @@ export function wibToday(now: number = Date.now()): string {
 
 /**
  * A legacy date ('2026-05-03T08:15:00', '2026-05-03 08:15:00.123', '2026-05-03') as comparable WIB
- * wall time 'YYYY-MM-DDTHH:mm:ss'; null when unreadable.
+ * wall time 'YYYY-MM-DDTHH:mm:ss'; null when unreadable or not a plausible date (year 1900–2999).
  */
 export function normaliseWallTime(value: string | null | undefined): string | null {
   const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value?.trim() ?? '');
   if (!match) return null;
   const [, day, hh = '00', mm = '00', ss = '00'] = match;
+  // Years outside 1900–2999 are no filing date (and would leave the 4-digit form in arithmetic).
+  const year = Number(day!.slice(0, 4));
+  if (year < 1900 || year > 2999 || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return null;
   const date = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) return null;
   return `${day}T${hh}:${mm}:${ss}`;
@@ -83,9 +86,12 @@ export function addDays(isoDay: string, days: number): string {
 /** `isoDay` + `months` calendar months, clamped to the month's last day (30 Nov + 3 → 28/29 Feb). */
 export function addMonths(isoDay: string, months: number): string {
   const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(y, m - 1 + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d, lastDay));
+  // setUTCFullYear, not Date.UTC: the latter reads years 0–99 as 1900–1999.
+  const target = new Date(0);
+  target.setUTCFullYear(y, m - 1 + months, 1);
+  const monthEnd = new Date(0);
+  monthEnd.setUTCFullYear(target.getUTCFullYear(), target.getUTCMonth() + 1, 0);
+  target.setUTCDate(Math.min(d, monthEnd.getUTCDate()));
   return target.toISOString().slice(0, 10);
 }
 

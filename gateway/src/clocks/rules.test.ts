@@ -51,6 +51,41 @@ describe('calendar arithmetic in WIB', () => {
   });
 });
 
+describe('any readable legacy date', () => {
+  it('gives a clock without throwing, whatever the year or the day', () => {
+    const legacyDate = fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        fc.constantFrom('T', ' '),
+        fc.integer({ min: 0, max: 23 }),
+      )
+      .map(([y, m, d, sep, h]) => {
+        const p = (n: number, w = 2) => String(n).padStart(w, '0');
+        return `${p(y, 4)}-${p(m)}-${p(d)}${sep}${p(h)}:00:00`;
+      });
+    fc.assert(
+      fc.property(
+        legacyDate,
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+        (raw, ackDays, months) => {
+          const filedAt = normaliseWallTime(raw);
+          if (filedAt === null) return;
+          const clock = handlingClock(
+            { filedAt, acknowledgedAt: null, answeredAt: null },
+            { ackDays, feedbackMonths: months },
+            '2026-11-23',
+          );
+          expect(clock.acknowledgement.dueDate > filedAt.slice(0, 10)).toBe(true);
+          expect(clock.feedback.dueDate > filedAt.slice(0, 10)).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
 describe('clock states', () => {
   const filed = '2026-11-02T10:00:00';
   const facts = (acknowledgedAt: string | null, answeredAt: string | null = null) => ({

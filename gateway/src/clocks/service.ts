@@ -52,7 +52,7 @@ async function finalStatusIds(request: FastifyRequest): Promise<Set<number>> {
 
 /** Acknowledgement and answer as the legacy's activity log alone shows them. */
 function logFactsOf(c: LegacyCase, finals: Set<number>): LogFacts {
-  const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+  const filedAt = normaliseWallTime(c.caseCreated) ?? '';
   const events = statusChangeEvents(
     (c.caselogs ?? []).map((log) => ({
       at: normaliseWallTime(log.caseLogCreated),
@@ -117,10 +117,12 @@ async function companyDeadlines(request: FastifyRequest, store: Store, companyId
 
 /** The clock of one case whose whole log is at hand (detail, tracking), keeping its facts. */
 export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promise<HandlingClock | null> {
+  // A filing time the legacy wrote unreadably gives no clock rather than a wrong one.
+  if (normaliseWallTime(c.caseCreated) === null) return null;
   try {
     const store = await request.server.store.open();
     const finals = await finalStatusIds(request);
-    const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+    const filedAt = normaliseWallTime(c.caseCreated) as string;
     const [existing, messages, deadlines] = await Promise.all([
       clockRowsOf(store, c.caseCompanyId, [c.caseId]),
       handlerMessageTimes(store, c.caseCompanyId, [c.caseId]),
@@ -174,7 +176,13 @@ export async function clocksOfRows(
 ): Promise<Map<number, HandlingClock>> {
   const store = await request.server.store.open();
   const today = wibToday();
-  const own = rows.filter((row) => row.caseCompanyId === companyId);
+  // Rows of this company with a readable filing time, each case once (whatever the legacy repeats).
+  const seen = new Set<number>();
+  const own = rows.filter((row) => {
+    if (row.caseCompanyId !== companyId || seen.has(row.caseId)) return false;
+    seen.add(row.caseId);
+    return normaliseWallTime(row.caseCreated) !== null;
+  });
   const ids = own.map((row) => row.caseId);
   const [existing, messages, deadlines, finals] = await Promise.all([
     clockRowsOf(store, companyId, ids),
@@ -185,7 +193,7 @@ export async function clocksOfRows(
   const wanted = own.filter((row) => {
     if (mode === 'all') return true;
     if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
-    const filedDay = (normaliseWallTime(row.caseCreated) ?? row.caseCreated).slice(0, 10);
+    const filedDay = (normaliseWallTime(row.caseCreated) as string).slice(0, 10);
     const ackDays = existing.get(row.caseId)?.ackDays ?? deadlines.ackDays;
     return filedDay < addDays(today, -ackDays);
   });
@@ -195,7 +203,7 @@ export async function clocksOfRows(
   for (const row of wanted) {
     const kept = existing.get(row.caseId);
     if (kept && kept.statusIdSeen === row.caseCaseStatusId) continue;
-    const filedAt = normaliseWallTime(row.caseCreated) ?? row.caseCreated;
+    const filedAt = normaliseWallTime(row.caseCreated) as string;
     // Still in Baru: no status change in the log yet, so nothing to read.
     if (row.caseCaseStatusId === STATUS_NEW_ID || row.caseCaseStatusId === null) {
       fresh.push(clockRowFor(companyId, row.caseId, filedAt, row.caseCaseStatusId, noFacts, kept, deadlines));
@@ -206,7 +214,7 @@ export async function clocksOfRows(
   await eachLimited(stale, REFRESH_CONCURRENCY, async (row) => {
     try {
       const c = await loadCaseInScope(request, row.caseId);
-      const filedAt = normaliseWallTime(c.caseCreated) ?? c.caseCreated;
+      const filedAt = normaliseWallTime(c.caseCreated) ?? (normaliseWallTime(row.caseCreated) as string);
       fresh.push(
         clockRowFor(
           companyId,
