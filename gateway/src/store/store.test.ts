@@ -65,8 +65,10 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
     expect(tables.map((r) => r.table_name)).toEqual([
       'audit_chain_head',
       'audit_record',
+      'case_clock',
       'case_conversation',
       'case_message',
+      'handling_deadline',
       'identity_access',
     ]);
   });

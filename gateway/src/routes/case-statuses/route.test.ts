@@ -21,6 +21,8 @@ const configWith = (referenceCacheSeconds: string) =>
     LEGACY_API_URL: 'http://legacy.test/api',
     LOG_LEVEL: 'silent',
     REFERENCE_CACHE_SECONDS: referenceCacheSeconds,
+    // Never the developer's .data/store: an in-memory store, opened only if a route needs it.
+    STORE_DATA_DIR: 'memory://',
   });
 
 beforeAll(async () => {
