@@ -368,7 +368,13 @@ export function CaseListPage({ user }: { user: User }) {
       </SimpleGrid>
 
       <Box bg="bg.panel" borderWidth="1px" rounded="xl" overflowX="auto">
-        <Table.Root size="sm" aria-label="Daftar laporan" aria-busy={list.isValidating}>
+        <Table.Root
+          size="sm"
+          aria-label="Daftar laporan"
+          aria-busy={list.isValidating}
+          // Eight columns beside the side menu at 1024 px: slightly narrower cell padding.
+          css={{ '& th, & td': { paddingInline: '1.5' } }}
+        >
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader>No</Table.ColumnHeader>
@@ -424,7 +430,7 @@ export function CaseListPage({ user }: { user: User }) {
                   <Table.Cell>{item.categoryName ?? '-'}</Table.Cell>
                   {!whistleblower && <Table.Cell>{item.caseLineName ?? '-'}</Table.Cell>}
                   <Table.Cell>
-                    <StatusBadge status={item.status} />
+                    <StatusBadge status={item.status} wrap />
                   </Table.Cell>
                   {!whistleblower && (
                     <Table.Cell>

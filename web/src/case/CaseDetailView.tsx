@@ -26,10 +26,22 @@ import { MessagesPanel } from './messages/MessagesPanel.tsx';
 import { MESSAGE_TEXTS } from './messages/texts.ts';
 import { PROTECTION_QUESTION, QUESTIONS } from './questions.ts';
 
-export function StatusBadge({ status }: { status: { name: string; order: number } | null }) {
+/** `wrap`: a long name may take two lines (the case list must fit 1024 px). */
+export function StatusBadge({
+  status,
+  wrap = false,
+}: {
+  status: { name: string; order: number } | null;
+  wrap?: boolean;
+}) {
   if (!status) return null;
   return (
-    <Badge colorPalette={statusBadgeColour(status.order)} variant="subtle" size="md">
+    <Badge
+      colorPalette={statusBadgeColour(status.order)}
+      variant="subtle"
+      size="md"
+      whiteSpace={wrap ? 'normal' : undefined}
+    >
       {status.name}
     </Badge>
   );

@@ -36,7 +36,7 @@ const PALETTE: Record<ClockState, string> = {
 
 export function ClockBadge({ state }: { state: ClockState }) {
   return (
-    <Badge colorPalette={PALETTE[state]} variant="subtle" size="sm">
+    <Badge colorPalette={PALETTE[state]} variant="subtle" size="sm" whiteSpace="normal">
       {CLOCK_TEXTS.states[state]}
     </Badge>
   );
