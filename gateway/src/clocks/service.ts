@@ -115,6 +115,17 @@ async function companyDeadlines(request: FastifyRequest, store: Store, companyId
   return (await deadlinesOf(store, [companyId], defaults)).get(companyId) ?? defaults;
 }
 
+/** A company's acknowledgement period in days now, or null when the store cannot tell. */
+export async function ackDaysOf(request: FastifyRequest, companyId: number): Promise<number | null> {
+  try {
+    const store = await request.server.store.open();
+    return (await companyDeadlines(request, store, companyId)).ackDays;
+  } catch (error) {
+    request.log.warn({ err: { message: (error as Error).message } }, 'clocks: deadlines unavailable');
+    return null;
+  }
+}
+
 /** The clock of one case whose whole log is at hand (detail, tracking), keeping its facts. */
 export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promise<HandlingClock | null> {
   // A filing time the legacy wrote unreadably gives no clock rather than a wrong one.

@@ -5,7 +5,9 @@
  * administrator gives a company its own deadlines on Tenggat Penanganan.
  */
 import { describe, expect, it } from 'vitest';
+import { makePdf } from './files.ts';
 import { jakartaDay, signIn, snackbar, useJourney } from './support.ts';
+import { fillCasePassword, fillGuestWizardToEvidence, saveReport } from './wizard.ts';
 
 const journey = useJourney('handling-clocks');
 const OVERDUE_NUMBER = 'WBS-10000004';
@@ -15,6 +17,25 @@ const display = (iso: string) => iso.split('-').reverse().join('/');
 const ackDue = display(jakartaDay(1));
 
 describe('handling clocks', () => {
+  it('a guest filing a report is told at once by when it will be acknowledged', async () => {
+    const guest = await journey.actor('guest');
+    const { page } = guest;
+    await fillGuestWizardToEvidence(page);
+    await page
+      .getByRole('main')
+      .getByLabel('Bukti Pendukung', { exact: true })
+      .setInputFiles(makePdf(`bukti-tenggat-${Date.now()}.pdf`, 'Bukti tenggat'));
+    await fillCasePassword(page, `Tenggat-${Date.now().toString(36)}`);
+    await saveReport(page);
+    const success = page.getByRole('alertdialog', { name: 'Pengaduan Berhasil Dibuat' });
+    const promise = success.getByTestId('reply-promise');
+    await promise.waitFor();
+    expect(await promise.innerText()).toBe(
+      `Laporan Anda akan ditanggapi paling lambat ${display(jakartaDay(-7))}`,
+    );
+    guest.expectClean();
+  });
+
   it('the untouched report is overdue on the dashboard tile, in the overdue list and in its detail', async () => {
     const admin = await journey.actor('company-admin');
     const { page } = admin;

@@ -305,5 +305,11 @@ export const caseCreatedReply = v.object({
   message: v.string(),
   caseNumber: v.string(),
   receipt: receiptSchema,
+  /**
+   * The last day (YYYY-MM-DD, WIB) by which the report is acknowledged: its company's acknowledgement
+   * deadline from today ("Laporan Anda akan ditanggapi paling lambat …"); null when the gateway's
+   * store could not be read (the report is filed all the same).
+   */
+  respondBy: v.nullable(v.string()),
 });
 export type CaseCreatedReply = v.InferOutput<typeof caseCreatedReply>;

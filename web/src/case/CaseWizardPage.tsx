@@ -75,7 +75,12 @@ export default function CaseWizardPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [fileErrors, setFileErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
-  const [created, setCreated] = useState<{ caseNumber: string; at: Date; receipt?: Receipt } | null>(null);
+  const [created, setCreated] = useState<{
+    caseNumber: string;
+    at: Date;
+    receipt?: Receipt;
+    respondBy?: string;
+  } | null>(null);
   // One key per submission: reused when the same, unchanged form is sent again after a failure.
   const idempotencyKey = useRef<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -156,14 +161,15 @@ export default function CaseWizardPage() {
     loading.show('Mengirim pengaduan...');
     loading.progress(0);
     try {
-      const reply = await upload<{ message?: string; caseNumber: string; receipt?: Receipt }>(
-        '/cases',
-        buildCaseForm(state, ctx),
-        {
-          headers: { 'Idempotency-Key': idempotencyKey.current },
-          onProgress: (fraction) => loading.progress(fraction),
-        },
-      );
+      const reply = await upload<{
+        message?: string;
+        caseNumber: string;
+        receipt?: Receipt;
+        respondBy?: string | null;
+      }>('/cases', buildCaseForm(state, ctx), {
+        headers: { 'Idempotency-Key': idempotencyKey.current },
+        onProgress: (fraction) => loading.progress(fraction),
+      });
       idempotencyKey.current = null;
       // The success dialog is the confirmation; no extra snackbar competes with it.
       setCreated({
@@ -171,6 +177,7 @@ export default function CaseWizardPage() {
         // The signed filing time, so the PDF shows the time its receipt vouches for.
         at: reply.receipt ? new Date(reply.receipt.filedAt) : new Date(),
         ...(reply.receipt ? { receipt: reply.receipt } : {}),
+        ...(reply.respondBy ? { respondBy: reply.respondBy } : {}),
       });
     } catch (error) {
       // Everything typed (files included) stays in memory for another try.
@@ -261,6 +268,7 @@ export default function CaseWizardPage() {
           caseNumber={created.caseNumber}
           createdAt={created.at}
           {...(created.receipt ? { receipt: created.receipt } : {})}
+          {...(created.respondBy ? { respondBy: created.respondBy } : {})}
           guest={!user}
           onClose={close}
         />

@@ -1,5 +1,5 @@
 import { Box, Button, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
-import { UI_MESSAGES } from '@wbs/shared';
+import { format, isoToDisplay, UI_MESSAGES } from '@wbs/shared';
 import type { Receipt } from '@wbs/shared/api/case-create';
 import { useState } from 'react';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
@@ -18,6 +18,8 @@ export function SuccessDialog(props: {
   createdAt: Date;
   /** The gateway's signed receipt (PDF: QR code and text). */
   receipt?: Receipt;
+  /** YYYY-MM-DD (WIB): the acknowledgement deadline the gateway promised at filing. */
+  respondBy?: string;
   guest: boolean;
   onClose: () => void;
 }) {
@@ -43,7 +45,7 @@ export function SuccessDialog(props: {
     }
   };
   const downloadText = () => {
-    const text = `Whistleblowing System\nBukti Pengaduan\n\nNomor Pengaduan: ${props.caseNumber}\nTanggal dibuat: ${formatWib(props.createdAt)}\n\n${CASE_NUMBER_REMINDER}\n${props.receipt ? `\nKode tanda terima:\n${props.receipt.code}\n` : ''}`;
+    const text = `Whistleblowing System\nBukti Pengaduan\n\nNomor Pengaduan: ${props.caseNumber}\nTanggal dibuat: ${formatWib(props.createdAt)}\n${props.respondBy ? `${format(UI_MESSAGES.replyPromise, { date: isoToDisplay(props.respondBy) })}\n` : ''}\n${CASE_NUMBER_REMINDER}\n${props.receipt ? `\nKode tanda terima:\n${props.receipt.code}\n` : ''}`;
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
@@ -87,6 +89,11 @@ export function SuccessDialog(props: {
                 <Text fontSize="sm" color="fg.muted">
                   Klik nomor untuk menyalin.
                 </Text>
+                {props.respondBy && (
+                  <Text fontWeight="medium" data-testid="reply-promise">
+                    {format(UI_MESSAGES.replyPromise, { date: isoToDisplay(props.respondBy) })}
+                  </Text>
+                )}
                 {pdfFailed && (
                   <Stack role="alert" bg="bg.error" p="3" rounded="md" fontSize="sm" gap="2" w="full">
                     <Text>{PDF_FAILED}</Text>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -90,6 +91,8 @@ describe('POST /cases as a guest', () => {
     const reply = res.json();
     expect(reply.message).toBe('Pengaduan berhasil dibuat');
     expect(reply.caseNumber).toMatch(/^WBS-\d{8}$/);
+    // The promise made at filing: the company's acknowledgement deadline (default 7 days), in WIB.
+    expect(reply.respondBy).toBe(addDays(wibToday(), 7));
 
     const stored = await legacyTrack(t.legacy.apiUrl, reply.caseNumber, 'Pipa-Bocor-Gudang-7');
     expect(stored.caseCompanyId).toBe(1);

@@ -19,9 +19,11 @@ import {
   parseCaseCreateFields,
 } from '@wbs/shared/api/case-create';
 import { CASE_NUMBER_PATTERN, GUEST_COMPANY_ID, PRIVILEGED_ROLE, USER_TYPES } from '@wbs/shared/constants';
+import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
+import { ackDaysOf } from '../../clocks/service.ts';
 import { ApiProblem } from '../../errors.ts';
 import { legacyCategories } from '../../legacy/categories.ts';
 import { audit } from '../../logging.ts';
@@ -158,6 +160,8 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
           throw new ApiProblem('validation', { errors: { categoryId: FIELD_MESSAGES.categoryRequired } });
         }
         const fields = legacyCaseFields(input, filer, companyId);
+        // Read before filing: once the legacy holds the report, nothing may fail its reply.
+        const ackDays = await ackDaysOf(request, companyId);
         const fingerprint = submissionFingerprint(request.server.config.sessionSecret, {
           path: LEGACY_PATHS[filer],
           fields,
@@ -190,7 +194,8 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
                 upload.files.map((f) => f.sha256),
               ),
             );
-            return { message: messages[0] ?? '', caseNumber, receipt };
+            const respondBy = ackDays === null ? null : addDays(wibToday(), ackDays);
+            return { message: messages[0] ?? '', caseNumber, receipt, respondBy };
           },
         );
       });
