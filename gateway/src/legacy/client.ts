@@ -267,7 +267,9 @@ export class LegacyClient {
         if (size > MAX_JSON_BYTES) throw new Error('legacy reply too large');
         chunks.push(chunk as Buffer);
       }
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      // Decoded straight from the one chunk a small reply usually arrives in: no concatenated copy.
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      return JSON.parse(bytes.toString('utf8'));
     } catch (error) {
       if (error instanceof ApiProblem) throw error;
       const problem = transportProblem(error);
