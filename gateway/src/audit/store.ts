@@ -7,8 +7,8 @@
  * run waits until this one commits and then sees its hash. Within a process, appends are grouped into
  * runs (`AuditAppender`). (PGlite runs one transaction at a time anyway.)
  */
-import { and, asc, eq, gt, gte, lt, lte, type SQL } from 'drizzle-orm';
 import type { StoreDb } from '../store/database.ts';
+import { and, asc, eq, gt, gte, lt, lte, type SQL } from '../store/drizzle.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import {
   type AuditActor,

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
-import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, sql } from '../store/drizzle.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import { createTestDatabase, ENGINES, storeTestEnv } from '../store/test-databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
