@@ -65,6 +65,13 @@ export async function openPostgres(url: string, onPoolError: (error: Error) => v
   });
   // An idle client losing its server emits on the pool; unhandled, that would end the process.
   pool.on('error', onPoolError);
+  // A checked-out client (inside a transaction, between its statements) emits on itself instead, and
+  // nothing else listens there: a server restart or a killed connection ended the whole process (and
+  // every request in it), and made a draining worker exit 1. Its pending or next query fails anyway
+  // (that request answers 503), and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     const client = await pool.connect();
     try {
