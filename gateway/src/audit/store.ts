@@ -9,7 +9,6 @@
  */
 import type { StoreDb } from '../store/database.ts';
 import { and, asc, eq, gt, gte, lt, lte, type SQL } from '../store/drizzle.ts';
-import { GroupCommit } from '../store/group-commit.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import {
   type AuditActor,
@@ -77,22 +76,52 @@ export async function appendAudit(db: StoreDb, entry: AuditEntry): Promise<Appen
 /** Records per transaction at most: keeps one insert well under PostgreSQL's 65,535 parameters. */
 const MAX_RUN = 500;
 
+type Waiting = { entry: AuditEntry; resolve(link: AppendedLink): void; reject(error: unknown): void };
+
 /**
- * Group commit of one process's appends (store/group-commit.ts): one chain transaction in flight at
- * a time, the appends arriving meanwhile chained in arrival order in the next one. Each caller's
- * promise settles when the transaction holding its record has committed, or has failed (then every
- * record of it is refused and the chain is as it was). Replicas each batch their own appends; the
- * head's row lock still orders their transactions, so the chain stays one line.
+ * Group commit of one process's appends. One chain transaction is in flight at a time; appends that
+ * arrive meanwhile wait and go together, in arrival order, into the next one. Each caller's promise
+ * settles only when the transaction holding its record has committed (or failed: then every record of
+ * that transaction is refused and the chain is as it was before it). Replicas each batch their own
+ * appends; the head's row lock still orders their transactions, so the chain stays one line.
+ *
+ * What it saves: one lock wait, round trips and a commit per record. Serialised per record, every
+ * staff read queued behind the one before it on the head row.
  */
 export class AuditAppender {
-  readonly #runs: GroupCommit<AuditEntry, AppendedLink>;
+  readonly #db: StoreDb;
+  #queue: Waiting[] = [];
+  #inFlight: Promise<void> | null = null;
 
   constructor(db: StoreDb) {
-    this.#runs = new GroupCommit((entries) => appendAuditRun(db, entries), MAX_RUN);
+    this.#db = db;
   }
 
   append(entry: AuditEntry): Promise<AppendedLink> {
-    return this.#runs.submit(entry);
+    return new Promise<AppendedLink>((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject });
+      this.#inFlight ??= this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    // Started from append(): let the appends of the same tick join the first run.
+    await Promise.resolve();
+    while (this.#queue.length > 0) {
+      const run = this.#queue.splice(0, MAX_RUN);
+      let links: AppendedLink[];
+      try {
+        links = await appendAuditRun(
+          this.#db,
+          run.map((waiting) => waiting.entry),
+        );
+      } catch (error) {
+        for (const waiting of run) waiting.reject(error);
+        continue;
+      }
+      for (const [i, waiting] of run.entries()) waiting.resolve(links[i]!);
+    }
+    this.#inFlight = null;
   }
 }
 

@@ -189,19 +189,6 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
     expect(rows.map((r) => r.readerUserType)).toEqual([4, 2]);
     expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['accessedAt', 'kind', 'readerRole', 'readerUserType']);
   });
-
-  it('stores every identity access of parallel reads, each before its read answers', async () => {
-    const store = storeOf(database, [keyA]);
-    const ref = { companyId: 6, caseId: 601 };
-    await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        recordIdentityAccess(store, ref, { userType: 2 + (i % 3), role: 1 }, 'case-read'),
-      ),
-    );
-    const rows = await listIdentityAccess(store, ref);
-    expect(rows).toHaveLength(30);
-    expect(rows.filter((r) => r.readerUserType === 2)).toHaveLength(10);
-  });
 });
 
 describe('embedded store in a data folder', () => {
