@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import helmet from '@fastify/helmet';
 import type { CaseDetail } from '@wbs/shared/api/cases';
-import type { LightMyRequestResponse } from 'fastify';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HSTS, PERMISSIONS_POLICY } from './security-headers.ts';
+import { HELMET_OPTIONS, HSTS, PERMISSIONS_POLICY } from './security-headers.ts';
 import { browser, buildTestApp, demoAccount, signIn, type TestApp } from './test/helpers.ts';
 
 /** The policy the hand-written hook sent before @fastify/helmet: it must stay the same. */
@@ -86,6 +87,23 @@ describe('security headers (@fastify/helmet)', () => {
         directives(CSP_BEFORE_HELMET),
       );
       if (what !== 'health') expect(res.headers['cache-control'], what).toBe('no-store');
+    }
+  });
+
+  it('sends exactly the headers @fastify/helmet sends per request for the same options', async () => {
+    const reference = Fastify({ logger: false });
+    await reference.register(helmet, HELMET_OPTIONS);
+    reference.get('/api/v1/session', async () => ({}));
+    try {
+      const expected = (await reference.inject({ method: 'GET', url: '/api/v1/session' })).headers;
+      const actual = (await plain.app.inject({ method: 'GET', url: '/api/v1/session' })).headers;
+      const helmetNames = Object.keys(expected).filter(
+        (name) => !['content-type', 'content-length', 'date', 'connection', 'keep-alive'].includes(name),
+      );
+      expect(helmetNames.length).toBeGreaterThan(8);
+      for (const name of helmetNames) expect(actual[name], name).toBe(expected[name]);
+    } finally {
+      await reference.close();
     }
   });
 

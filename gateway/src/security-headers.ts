@@ -1,6 +1,8 @@
 /**
- * Security headers of every reply (app, API, downloads, refusals), set by @fastify/helmet in its
- * `onRequest` hook (registered first, so even a 401 or a CSRF refusal carries them):
+ * Security headers of every reply (app, API, downloads, refusals), set in an `onRequest` hook
+ * (registered first, so even a 401 or a CSRF refusal carries them). Their values are @fastify/helmet's
+ * for our options, taken once at start: the plugin builds a new helmet middleware on every request
+ * (parsing the CSP directives each time) for headers that never change between requests.
  * - Content-Security-Policy: the web app's same-origin-only policy (`WEB_CSP`, docs/decisions.md #11)
  *   on every reply; downloads replace it with their own sandboxing policy (routes/cases/files.ts);
  * - X-Frame-Options DENY, Referrer-Policy no-referrer, X-Content-Type-Options nosniff;
@@ -13,8 +15,8 @@
  *   `localhost` would pin developers' browsers to https.
  * API replies are never cached unless the route says otherwise.
  */
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -65,19 +67,41 @@ export const PERMISSIONS_POLICY = [
 /** One year; no includeSubDomains or preload: other hosts of the utility's domain are not ours to pin. */
 export const HSTS = 'max-age=31536000';
 
+export const HELMET_OPTIONS: FastifyHelmetOptions = {
+  global: true,
+  contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
+  crossOriginOpenerPolicy: { policy: 'same-origin' },
+  crossOriginResourcePolicy: { policy: 'same-origin' },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: false,
+};
+
+/** Headers any Fastify reply has without helmet: not part of what helmet adds. */
+const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+
+/** The headers @fastify/helmet sends with `options`, read off one reply of a throwaway instance. */
+export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  try {
+    await probe.register(helmet, options);
+    probe.get('/', async () => '');
+    const res = await probe.inject({ method: 'GET', url: '/' });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (!NOT_HELMET.has(name) && value !== undefined) headers[name] = String(value);
+    }
+    return headers;
+  } finally {
+    await probe.close();
+  }
+}
+
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
-    await app.register(helmet, {
-      global: true,
-      contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
-      crossOriginOpenerPolicy: { policy: 'same-origin' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: false,
-    });
+    const fixed = { ...(await helmetHeaders(HELMET_OPTIONS)), 'permissions-policy': PERMISSIONS_POLICY };
     app.addHook('onRequest', async (request, reply) => {
-      reply.header('permissions-policy', PERMISSIONS_POLICY);
+      reply.headers(fixed);
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     });
     app.addHook('onSend', async (request, reply) => {

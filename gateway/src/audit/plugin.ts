@@ -9,6 +9,8 @@
  * reporter (type 6): a record tying a user to a case they filed would name the reporter. Fields keep
  * only short scalar values under keys that are not secrets or identity (logging.ts REDACTED_KEYS).
  *
+ * Appends of parallel requests are grouped into one chain transaction (group commit, store.ts).
+ *
  * Failure (docs/decisions.md): the reply waits for the record. When it cannot be written, a reply
  * that would disclose case data (case read or list, download, export, messages, contact reveal) is
  * withheld: 503 `store-unavailable` (fail closed, nothing leaves unrecorded). Changes the legacy has
@@ -20,8 +22,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiProblem } from '../errors.ts';
 import { REDACTED_KEYS } from '../logging.ts';
+import type { StoreDb } from '../store/database.ts';
 import type { AuditActor } from './chain.ts';
-import { appendAudit } from './store.ts';
+import { AuditAppender } from './store.ts';
 
 /** Routes of the reporter's side: nothing a user does there enters the trail. */
 const REPORTER_POLICIES = new Set<string>([
@@ -108,6 +111,16 @@ function withheld(reply: FastifyReply, payload: unknown): string {
 export const auditTrailPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('auditWrites', null);
+    // One appender per opened database (the store opens one per app).
+    const appenders = new WeakMap<StoreDb, AuditAppender>();
+    const appenderOf = (db: StoreDb) => {
+      let appender = appenders.get(db);
+      if (!appender) {
+        appender = new AuditAppender(db);
+        appenders.set(db, appender);
+      }
+      return appender;
+    };
     app.decorate('auditTrail', {
       record(request, event, fields) {
         const policy = request.routeOptions.config?.policy;
@@ -115,7 +128,7 @@ export const auditTrailPlugin = fp(
         const actor = staffActor(request);
         if (!actor) return;
         const write = app.store.open().then((store) =>
-          appendAudit(store.db, {
+          appenderOf(store.db).append({
             event,
             actor,
             method: request.method,

@@ -5,17 +5,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
-import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditRecord } from '../store/schema.ts';
-import { ENGINES, storeTestEnv } from '../store/test-databases.ts';
+import { asc, sql } from '../store/drizzle.ts';
+import { auditChainHead, auditRecord } from '../store/schema.ts';
+import { createTestDatabase, ENGINES, storeTestEnv } from '../store/test-databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
-import { appendAudit, verifyAuditChain } from './store.ts';
+import { AuditAppender, type AuditEntry, appendAudit, verifyAuditChain } from './store.ts';
 import { runAuditVerify } from './verify.ts';
 
 const [, investigasi] = demoCases;
 /** The seed's case id of `investigasi` (company 1). */
 const CASE_ID = 2;
+
+const entryOf = (event: string, i: number, userId = 9): AuditEntry => ({
+  event,
+  actor: { userId, userType: 1, role: null, companyId: null, partnerId: null },
+  method: 'GET',
+  route: null,
+  fields: { i },
+});
 
 describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
   let t: TestApp;
@@ -150,6 +158,55 @@ describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
     expect((await verifyAuditChain(store)).ok).toBe(true);
   });
 
+  it('groups concurrent appends of one process into runs, chained in arrival order', async () => {
+    const store = await db();
+    const appender = new AuditAppender(store);
+    const links = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => appender.append(entryOf('grouped', i))),
+    );
+    const first = links[0]?.seq ?? 0;
+    expect(links.map((l) => l.seq)).toEqual(links.map((_, i) => first + i));
+    const grouped = (await records()).filter((r) => r.event === 'grouped');
+    expect(grouped.map((r) => JSON.parse(r.body).fields.i)).toEqual(links.map((_, i) => i));
+    // Fewer transactions than records: a run's records share the time taken under the lock.
+    const times = await store
+      .selectDistinct({ at: auditRecord.at })
+      .from(auditRecord)
+      .where(sql`${auditRecord.event} = 'grouped'`);
+    expect(times.length).toBeLessThan(40);
+    expect((await verifyAuditChain(store)).ok).toBe(true);
+  });
+
+  it('answers parallel staff case reads, each after its own record, on one chain', async () => {
+    const cookie = await signIn(t.app, 'admin.kahuripan', demoAccount('admin.kahuripan').password);
+    const before = (await records()).filter((r) => r.event === 'case-read').length;
+    const reads = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.app.inject({ method: 'GET', url: `/api/v1/cases/${CASE_ID}`, headers: browser(cookie) }),
+      ),
+    );
+    expect(reads.map((r) => r.statusCode)).toEqual(reads.map(() => 200));
+    const after = (await records()).filter((r) => r.event === 'case-read').length;
+    expect(after - before).toBe(12);
+    expect((await verifyAuditChain(await db())).ok).toBe(true);
+  });
+
+  it('refuses every record of a failing run and leaves the chain as it was', async () => {
+    const store = await db();
+    const appender = new AuditAppender(store);
+    const [head] = await store.select().from(auditChainHead);
+    // An actor id past PostgreSQL's integer range: the run's insert fails inside its transaction.
+    const run = [entryOf('doomed', 0), entryOf('doomed', 1, 2 ** 40), entryOf('doomed', 2)];
+    const settled = await Promise.allSettled(run.map((entry) => appender.append(entry)));
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((await records()).some((r) => r.event === 'doomed')).toBe(false);
+    const [headAfter] = await store.select().from(auditChainHead);
+    expect(headAfter).toEqual(head);
+    const next = await appender.append(entryOf('after-failure', 0));
+    expect(next.seq).toBe((head?.seq ?? 0) + 1);
+    expect((await verifyAuditChain(store)).ok).toBe(true);
+  });
+
   it('names the first broken link after an edit, a deletion in the middle and a cut tail', async () => {
     const store = await db();
     const all = await records();
@@ -189,6 +246,50 @@ describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
   });
 });
 
+describe('audit trail of two gateway processes on one PostgreSQL', () => {
+  it("interleaves both processes' runs on one verifiable chain", async () => {
+    const database = await createTestDatabase();
+    const env = {
+      RATE_LIMIT_NAMESPACE: `test-audit-${randomUUID()}`,
+      DATABASE_URL: database.url,
+      STORE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
+    };
+    const apps = [await buildTestApp(env), await buildTestApp(env)];
+    try {
+      const cookies = await Promise.all(
+        apps.map((a) => signIn(a.app, 'admin.kahuripan', demoAccount('admin.kahuripan').password)),
+      );
+      const stores = await Promise.all(apps.map(async (a) => (await a.app.store.open()).db));
+      const appenders = stores.map((store) => new AuditAppender(store));
+      const work: Promise<unknown>[] = [];
+      for (let i = 0; i < 10; i++) {
+        apps.forEach((a, n) => {
+          work.push(
+            a.app
+              .inject({ method: 'GET', url: `/api/v1/cases/${CASE_ID}`, headers: browser(cookies[n] ?? '') })
+              .then((read) => expect(read.statusCode, read.body).toBe(200)),
+          );
+          work.push(appenders[n]!.append(entryOf(`process-${n}`, i)));
+        });
+      }
+      await Promise.all(work);
+      const store = stores[0]!;
+      const all = await store
+        .select({ seq: auditRecord.seq, event: auditRecord.event })
+        .from(auditRecord)
+        .orderBy(asc(auditRecord.seq));
+      expect(all.map((r) => r.seq)).toEqual(all.map((_, i) => i + 1));
+      expect(all.filter((r) => r.event === 'case-read')).toHaveLength(20);
+      expect(all.filter((r) => r.event === 'process-0')).toHaveLength(10);
+      expect(all.filter((r) => r.event === 'process-1')).toHaveLength(10);
+      expect(await verifyAuditChain(store)).toEqual({ ok: true, records: all.length });
+    } finally {
+      for (const a of apps) await a.close();
+      await database.drop();
+    }
+  }, 120_000);
+});
+
 describe('audit trail when the store cannot write', () => {
   it('withholds a case read (fail closed) and logs the missed record', async () => {
     const t = await buildTestApp({ RATE_LIMIT_NAMESPACE: `test-audit-${randomUUID()}` });
@@ -196,11 +297,14 @@ describe('audit trail when the store cannot write', () => {
       const store = await t.app.store.open();
       const cookie = await signIn(t.app, 'admin.kahuripan', demoAccount('admin.kahuripan').password);
       await store.db.execute(sql`drop table audit_chain_head`);
-      const read = await t.app.inject({
-        method: 'GET',
-        url: `/api/v1/cases/${CASE_ID}`,
-        headers: browser(cookie),
-      });
+      // Parallel reads wait in one run: every one of them is withheld.
+      const [read, ...others] = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          t.app.inject({ method: 'GET', url: `/api/v1/cases/${CASE_ID}`, headers: browser(cookie) }),
+        ),
+      );
+      if (!read) throw new Error('no read');
+      expect(others.map((r) => r.statusCode)).toEqual([503, 503, 503]);
       expect(read.statusCode).toBe(503);
       expect(read.json().type).toMatch(/store-unavailable$/);
       expect(read.body).not.toContain(investigasi.caseNumber);

@@ -13,14 +13,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { nodePostgresDriver, type PgDatabase, type PgQueryResultHKT, pgliteDriver, sql } from './drizzle.ts';
 import * as schema from './schema.ts';
 
 export type StoreDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -59,6 +53,7 @@ const pingOf = (db: StoreDb) => async (timeoutMs: number) => {
 };
 
 export async function openPostgres(url: string, onPoolError: (error: Error) => void): Promise<Database> {
+  const { drizzle: drizzleNodePg, migrate: migrateNodePg } = nodePostgresDriver();
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -70,6 +65,13 @@ export async function openPostgres(url: string, onPoolError: (error: Error) => v
   });
   // An idle client losing its server emits on the pool; unhandled, that would end the process.
   pool.on('error', onPoolError);
+  // A checked-out client (inside a transaction, between its statements) emits on itself instead, and
+  // nothing else listens there: a server restart or a killed connection ended the whole process (and
+  // every request in it), and made a draining worker exit 1. Its pending or next query fails anyway
+  // (that request answers 503), and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     const client = await pool.connect();
     try {
@@ -115,6 +117,7 @@ function migratedTemplate(): Promise<Blob> {
     } catch {
       // Not made yet (or unreadable): make it.
     }
+    const { PGlite, drizzle: drizzlePglite, migrate: migratePglite } = pgliteDriver();
     const client = await PGlite.create();
     try {
       await migratePglite(drizzlePglite({ client, schema }), MIGRATIONS);
@@ -135,7 +138,8 @@ function migratedTemplate(): Promise<Blob> {
 }
 
 export async function openEmbedded(dataDir: string): Promise<Database> {
-  let client: PGlite;
+  const { PGlite, drizzle: drizzlePglite, migrate: migratePglite } = pgliteDriver();
+  let client: InstanceType<typeof PGlite>;
   if (dataDir === MEMORY_DATA_DIR) {
     client = await PGlite.create({ loadDataDir: await migratedTemplate() });
   } else {

@@ -3,7 +3,7 @@
  * with its identity fields, holding only the date and the reader's user type and role (never the
  * reader's name or id, never anything of the reporter).
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from './drizzle.ts';
 import type { CaseRef } from './messages.ts';
 import type { Store } from './plugin.ts';
 import { identityAccess } from './schema.ts';

@@ -4,7 +4,7 @@
  * against the caller's scope by the route.
  */
 import { createHmac } from 'node:crypto';
-import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, sql } from './drizzle.ts';
 import type { Store } from './plugin.ts';
 import { type AuthorKind, caseConversation, caseMessage } from './schema.ts';
 

@@ -3,7 +3,6 @@
  * reference a legacy case by company id and case id only: nothing here names the reporter, and
  * the text of a message lives only sealed (keyring.ts) with the id of its key.
  */
-import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
@@ -11,10 +10,11 @@ import {
   pgTable,
   primaryKey,
   smallint,
+  sql,
   text,
   timestamp,
   uniqueIndex,
-} from 'drizzle-orm/pg-core';
+} from './drizzle.ts';
 
 export type AuthorKind = 'handler' | 'reporter';
 

@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from './database.ts';
+import { type SQL, sql } from './drizzle.ts';
 import { listIdentityAccess, recordIdentityAccess } from './identity-access.ts';
 import { SealError, type StoreKey, sealer } from './keyring.ts';
 import { listMessages, markSeen, postMessage, seenOf, unreadFromReporter } from './messages.ts';
 import type { Store } from './plugin.ts';
-import { createTestDatabase, ENGINES, type TestDatabase } from './test-databases.ts';
+import { createTestDatabase, ENGINES, queryTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const keyA: StoreKey = { id: 'a', key: randomBytes(32) };
 const keyB: StoreKey = { id: 'b', key: randomBytes(32) };
@@ -219,4 +219,29 @@ describe('embedded store in a data folder', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('store on a PostgreSQL server that drops a connection', () => {
+  it('fails only the transaction whose connection was lost; the process and the pool go on', async () => {
+    const server = await createTestDatabase();
+    const lost: Error[] = [];
+    const database = await openPostgres(server.url, (error) => lost.push(error));
+    try {
+      const failed = database.db.transaction(async (tx) => {
+        const { rows } = (await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as {
+          rows: { pid: number }[];
+        };
+        // The server ends this connection between two statements (a restart, a failover, an admin).
+        await queryTestDatabase(server.url, 'select pg_terminate_backend($1)', [rows[0]?.pid]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await tx.execute(sql`select 1`);
+      });
+      // Without a listener on the checked-out client, its 'error' event would end the process.
+      await expect(failed).rejects.toThrow();
+      expect(await database.ping(5_000)).toBe(true);
+    } finally {
+      await database.close();
+      await server.drop();
+    }
+  }, 60_000);
 });

@@ -58,8 +58,11 @@ export function createScrubber(settings: ScrubSettings): Scrubber {
   if (settings.threads === 0) return createScrubberOnMainThread();
   const pool = new Piscina({
     filename: WORKER.href,
-    // One warm worker: a cold start (loading pdf-lib and sharp) would count against a file's time.
-    minThreads: 1,
+    // No thread until the first upload: a worker with pdf-lib and sharp loaded holds ~45 MB, in every
+    // gateway process, most of which never scrub a file. Its start (~0.1–0.5 s) is not counted against
+    // a file's time (the limit starts with the worker's `started` message) and a worker stays for
+    // `idleTimeout` after its last file.
+    minThreads: 0,
     // One more than the general slots: the thread kept for small files (see below).
     maxThreads: settings.threads + 1,
     // Workers are cheap to start again (~0.1 s) and a terminated one is replaced anyway.
