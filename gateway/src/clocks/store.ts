@@ -5,7 +5,7 @@
  */
 import type { HandlingDeadlines } from '@wbs/shared/handling-clock';
 import { wibWallTime } from '@wbs/shared/handling-clock';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { caseClock, caseMessage, handlingDeadline } from '../store/schema.ts';
 
