@@ -294,7 +294,13 @@ async function gatewayCall(url: string, cookie: string, shot: HotPath['gateway']
 
 try {
   // Record: one gateway in front of the recorder (legacy-sim behind it) walks every hot path once.
-  const recording = await startGateway(upstreamUrl, { ...sharedEnv, GATEWAY_WORKERS: '1' });
+  // No reference cache while recording: a list that reads the status table (handling clocks) must not
+  // leave the statuses path without a legacy call of its own to record.
+  const recording = await startGateway(upstreamUrl, {
+    ...sharedEnv,
+    GATEWAY_WORKERS: '1',
+    REFERENCE_CACHE_SECONDS: '0',
+  });
   targets.push({ name: 'recording', url: recording.url, pid: recording.child.pid!, stop: recording.stop });
   const recordCookie = await signIn(recording.url);
   const today = new Date().toISOString().slice(0, 10);

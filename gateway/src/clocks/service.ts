@@ -25,14 +25,7 @@ import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
 import { loadCaseInScope } from '../policies/case-scope.ts';
 import { loadStatusTable } from '../routes/case-statuses/table.ts';
 import type { Store } from '../store/plugin.ts';
-import {
-  type ClockRow,
-  type ClockRowInput,
-  clockRowsOf,
-  deadlinesOf,
-  handlerMessageTimes,
-  saveClockRows,
-} from './store.ts';
+import { type ClockRow, type ClockRowInput, clockInputsOf, deadlinesOf, saveClockRows } from './store.ts';
 
 /** Case details read at once to refresh stale list rows (the legacy is not flooded by one list). */
 const REFRESH_CONCURRENCY = 4;
@@ -134,11 +127,12 @@ export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promi
     const store = await request.server.store.open();
     const finals = await finalStatusIds(request);
     const filedAt = normaliseWallTime(c.caseCreated) as string;
-    const [existing, messages, deadlines] = await Promise.all([
-      clockRowsOf(store, c.caseCompanyId, [c.caseId]),
-      handlerMessageTimes(store, c.caseCompanyId, [c.caseId]),
-      companyDeadlines(request, store, c.caseCompanyId),
-    ]);
+    const {
+      rows: existing,
+      messages,
+      deadlines: own,
+    } = await clockInputsOf(store, c.caseCompanyId, [c.caseId]);
+    const deadlines = own ?? request.server.config.handlingDeadlines;
     const row = clockRowFor(
       c.caseCompanyId,
       c.caseId,
@@ -195,12 +189,9 @@ export async function clocksOfRows(
     return normaliseWallTime(row.caseCreated) !== null;
   });
   const ids = own.map((row) => row.caseId);
-  const [existing, messages, deadlines, finals] = await Promise.all([
-    clockRowsOf(store, companyId, ids),
-    handlerMessageTimes(store, companyId, ids),
-    companyDeadlines(request, store, companyId),
-    finalStatusIds(request),
-  ]);
+  const [inputs, finals] = await Promise.all([clockInputsOf(store, companyId, ids), finalStatusIds(request)]);
+  const { rows: existing, messages } = inputs;
+  const deadlines = inputs.deadlines ?? request.server.config.handlingDeadlines;
   const wanted = own.filter((row) => {
     if (mode === 'all') return true;
     if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
