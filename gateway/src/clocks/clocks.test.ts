@@ -10,64 +10,64 @@ import type { CaseDetail, CaseListReply, HandlingDeadlinesReply } from '@wbs/sha
 import type { DashboardOverdueReply } from '@wbs/shared/api/dashboard';
 import { addDays, addMonths, wibToday } from '@wbs/shared/handling-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeTestEnv } from '../store/test-databases.ts';
+import { ENGINES, storeTestEnv } from '../store/test-databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
 import { multipart } from '../test/uploads.ts';
 
 const [baru] = demoCases;
-let t: TestApp;
-let storeEnv: Awaited<ReturnType<typeof storeTestEnv>>;
-const cookies = new Map<string, string>();
-
-beforeAll(async () => {
-  storeEnv = await storeTestEnv('postgresql');
-  t = await buildTestApp({
-    ...storeEnv.env,
-    RATE_LIMIT_NAMESPACE: `test-clocks-${randomUUID()}`,
-    TRACKING_FAILURE_FLOOR_MS: '50',
-    TRACKING_MAX_PER_NUMBER: '100',
-    TRACKING_MAX_PER_CLIENT: '1000',
-    LEGACY_TIMEOUT_MS: '5000',
-  });
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await storeEnv?.drop();
-});
-
-const login = async (username: string) => {
-  let cookie = cookies.get(username);
-  if (!cookie) {
-    cookie = await signIn(t.app, username, demoAccount(username).password);
-    cookies.set(username, cookie);
-  }
-  return cookie;
-};
-const call = async (
-  username: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) =>
-  t.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: browser(await login(username)),
-    ...(payload ? { payload } : {}),
-  });
 const today = wibToday();
 const monthStart = `${today.slice(0, 8)}01`;
 const range = { from: addDays(today, -60) < monthStart ? addDays(today, -60) : monthStart, to: today };
-const track = (caseNumber: string, password: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v1/tracking',
-    headers: { origin: ORIGIN },
-    payload: { caseNumber, password },
-    remoteAddress: '198.51.100.77',
+
+describe.each(ENGINES)('handling clocks on $engine', ({ engine }) => {
+  let t: TestApp;
+  let storeEnv: Awaited<ReturnType<typeof storeTestEnv>>;
+  const cookies = new Map<string, string>();
+
+  beforeAll(async () => {
+    storeEnv = await storeTestEnv(engine);
+    t = await buildTestApp({
+      ...storeEnv.env,
+      RATE_LIMIT_NAMESPACE: `test-clocks-${randomUUID()}`,
+      TRACKING_FAILURE_FLOOR_MS: '50',
+      TRACKING_MAX_PER_NUMBER: '100',
+      TRACKING_MAX_PER_CLIENT: '1000',
+      LEGACY_TIMEOUT_MS: '5000',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await storeEnv?.drop();
   });
 
-describe('handling clocks', () => {
+  const login = async (username: string) => {
+    let cookie = cookies.get(username);
+    if (!cookie) {
+      cookie = await signIn(t.app, username, demoAccount(username).password);
+      cookies.set(username, cookie);
+    }
+    return cookie;
+  };
+  const call = async (
+    username: string,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: browser(await login(username)),
+      ...(payload ? { payload } : {}),
+    });
+  const track = (caseNumber: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/tracking',
+      headers: { origin: ORIGIN },
+      payload: { caseNumber, password },
+      remoteAddress: '198.51.100.77',
+    });
   it('shows the untouched 8-day-old report overdue in the list, the overdue filter and the tile', async () => {
     const list = await call('admin.kahuripan', 'POST', '/cases/search', {
       ...range,
