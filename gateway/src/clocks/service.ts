@@ -25,10 +25,104 @@ import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
 import { loadCaseInScope } from '../policies/case-scope.ts';
 import { loadStatusTable } from '../routes/case-statuses/table.ts';
 import type { Store } from '../store/plugin.ts';
-import { type ClockRow, type ClockRowInput, clockInputsOf, deadlinesOf, saveClockRows } from './store.ts';
+import {
+  type ClockInputs,
+  type ClockRow,
+  type ClockRowInput,
+  clockInputsOf,
+  deadlinesOf,
+  saveClockRows,
+} from './store.ts';
 
 /** Case details read at once to refresh stale list rows (the legacy is not flooded by one list). */
 const REFRESH_CONCURRENCY = 4;
+
+/**
+ * How long a process reuses what the store said of a case's clock for LIST rows (decision 149): the
+ * clocks are day-granular, so a few seconds cost nothing, and the case list is the gateway's hottest
+ * path. This process's own writes (clock facts, a handler's message) replace or drop the entry at once;
+ * another replica's are seen within this time. Details and tracking always read the store.
+ */
+const LIST_INPUT_TTL_MS = 5_000;
+const LIST_INPUT_MAX_ENTRIES = 50_000;
+
+type CachedInputs = { until: number; row: ClockRow | undefined; messages: string[] };
+type InputCache = {
+  cases: Map<string, CachedInputs>;
+  deadlines: Map<number, { until: number; deadlines: HandlingDeadlines | null }>;
+};
+const inputCaches = new WeakMap<object, InputCache>();
+
+function inputCacheOf(request: FastifyRequest): InputCache {
+  // Keyed by the app's config object, one per app: `request.server` differs between route plugins.
+  const owner = request.server.config;
+  let cache = inputCaches.get(owner);
+  if (!cache) {
+    cache = { cases: new Map(), deadlines: new Map() };
+    inputCaches.set(owner, cache);
+  }
+  return cache;
+}
+
+const caseKey = (companyId: number, caseId: number) => `${companyId}:${caseId}`;
+
+/** Drops what this process kept of a case's clock (a handler just wrote to the reporter). */
+export function forgetClockInputs(request: FastifyRequest, companyId: number, caseId: number): void {
+  inputCacheOf(request).cases.delete(caseKey(companyId, caseId));
+}
+
+/** Drops this process's copy of a company's deadlines (the administrator just changed them). */
+export function forgetCompanyDeadlines(request: FastifyRequest, companyId: number): void {
+  inputCacheOf(request).deadlines.delete(companyId);
+}
+
+/** clockInputsOf through the short per-process cache: only cases not seen in the last seconds are read. */
+async function cachedClockInputs(
+  request: FastifyRequest,
+  store: Store,
+  companyId: number,
+  caseIds: readonly number[],
+): Promise<ClockInputs> {
+  const cache = inputCacheOf(request);
+  const now = Date.now();
+  const rows = new Map<number, ClockRow>();
+  const messages = new Map<number, string[]>();
+  const missing: number[] = [];
+  for (const id of caseIds) {
+    const hit = cache.cases.get(caseKey(companyId, id));
+    if (!hit || hit.until <= now) {
+      missing.push(id);
+      continue;
+    }
+    if (hit.row) rows.set(id, hit.row);
+    if (hit.messages.length) messages.set(id, hit.messages);
+  }
+  const knownDeadlines = cache.deadlines.get(companyId);
+  if (missing.length === 0 && knownDeadlines && knownDeadlines.until > now) {
+    return { deadlines: knownDeadlines.deadlines, rows, messages };
+  }
+  const read = await clockInputsOf(store, companyId, missing);
+  if (cache.cases.size + missing.length > LIST_INPUT_MAX_ENTRIES) cache.cases.clear();
+  const until = now + LIST_INPUT_TTL_MS;
+  for (const id of missing) {
+    const row = read.rows.get(id);
+    const times = read.messages.get(id) ?? [];
+    cache.cases.set(caseKey(companyId, id), { until, row, messages: times });
+    if (row) rows.set(id, row);
+    if (times.length) messages.set(id, times);
+  }
+  cache.deadlines.set(companyId, { until, deadlines: read.deadlines });
+  return { deadlines: read.deadlines, rows, messages };
+}
+
+/** Keeps this process's cache in step with the clock facts it just wrote. */
+function rememberClockRows(request: FastifyRequest, rows: readonly ClockRowInput[]): void {
+  const cache = inputCacheOf(request);
+  for (const row of rows) {
+    const hit = cache.cases.get(caseKey(row.companyId, row.caseId));
+    if (hit) hit.row = { ...row, updatedAt: new Date() };
+  }
+}
 
 type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
 
@@ -143,6 +237,7 @@ export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promi
       deadlines,
     );
     await saveClockRows(store, [row]);
+    rememberClockRows(request, [row]);
     return clockOf(row, messages.get(c.caseId) ?? [], wibToday());
   } catch (error) {
     request.log.error({ err: { message: (error as Error).message } }, 'clocks: case clock unavailable');
@@ -189,7 +284,10 @@ export async function clocksOfRows(
     return normaliseWallTime(row.caseCreated) !== null;
   });
   const ids = own.map((row) => row.caseId);
-  const [inputs, finals] = await Promise.all([clockInputsOf(store, companyId, ids), finalStatusIds(request)]);
+  const [inputs, finals] = await Promise.all([
+    cachedClockInputs(request, store, companyId, ids),
+    finalStatusIds(request),
+  ]);
   const { rows: existing, messages } = inputs;
   const deadlines = inputs.deadlines ?? request.server.config.handlingDeadlines;
   const wanted = own.filter((row) => {
@@ -237,6 +335,7 @@ export async function clocksOfRows(
     }
   });
   await saveClockRows(store, fresh);
+  rememberClockRows(request, fresh);
 
   const rowsById = new Map<number, ClockRowInput>(existing);
   for (const row of fresh) rowsById.set(row.caseId, row);

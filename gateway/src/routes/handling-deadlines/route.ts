@@ -14,6 +14,7 @@ import { type IdParams, idParams, messageReply } from '@wbs/shared/api/common';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
+import { forgetCompanyDeadlines } from '../../clocks/service.ts';
 import { deadlinesOf, removeDeadlines, saveDeadlines } from '../../clocks/store.ts';
 import { seg } from '../../legacy/client.ts';
 import { companyOptionSchema } from '../../legacy/schemas.ts';
@@ -111,6 +112,7 @@ export default async function handlingDeadlineRoutes(app: FastifyInstance) {
       await storeCall(request, (store) =>
         saveDeadlines(store, company.companyId, request.body, request.session?.user.id ?? null),
       );
+      forgetCompanyDeadlines(request, company.companyId);
       return { message: UI_MESSAGES.handlingDeadlinesSaved };
     },
   );
@@ -131,6 +133,7 @@ export default async function handlingDeadlineRoutes(app: FastifyInstance) {
     async (request) => {
       const company = await groupCompany(request, request.params.id);
       await storeCall(request, (store) => removeDeadlines(store, company.companyId));
+      forgetCompanyDeadlines(request, company.companyId);
       return { message: UI_MESSAGES.handlingDeadlinesReset };
     },
   );

@@ -28,6 +28,7 @@ import {
 import { USER_TYPES } from '@wbs/shared/constants';
 import { can } from '@wbs/shared/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forgetClockInputs } from '../../clocks/service.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { subjectOf } from '../../policies/plugin.ts';
@@ -109,6 +110,8 @@ export default async function messageRoutes(app: FastifyInstance) {
         resourceId: found.caseId,
         messageId: result.postedId,
       });
+      // A handler's message may acknowledge or answer the report: the list must not show the old clock.
+      forgetClockInputs(request, found.caseCompanyId, found.caseId);
       return reply.code(201).send(result);
     },
   );
