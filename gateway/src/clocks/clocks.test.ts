@@ -11,7 +11,7 @@ import type { DashboardOverdueReply } from '@wbs/shared/api/dashboard';
 import { addDays, addMonths, wibToday } from '@wbs/shared/handling-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, storeTestEnv } from '../store/test-databases.ts';
-import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
+import { browser, buildTestApp, demoLogins, ORIGIN, type TestApp } from '../test/helpers.ts';
 import { multipart } from '../test/uploads.ts';
 
 const [baru] = demoCases;
@@ -22,7 +22,6 @@ const range = { from: addDays(today, -60) < monthStart ? addDays(today, -60) : m
 describe.each(ENGINES)('handling clocks on $engine', ({ engine }) => {
   let t: TestApp;
   let storeEnv: Awaited<ReturnType<typeof storeTestEnv>>;
-  const cookies = new Map<string, string>();
 
   beforeAll(async () => {
     storeEnv = await storeTestEnv(engine);
@@ -40,14 +39,7 @@ describe.each(ENGINES)('handling clocks on $engine', ({ engine }) => {
     await storeEnv?.drop();
   });
 
-  const login = async (username: string) => {
-    let cookie = cookies.get(username);
-    if (!cookie) {
-      cookie = await signIn(t.app, username, demoAccount(username).password);
-      cookies.set(username, cookie);
-    }
-    return cookie;
-  };
+  const login = demoLogins(() => t.app);
   const call = async (
     username: string,
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',

@@ -98,6 +98,21 @@ export async function signIn(app: FastifyInstance, username: string, password: s
   return `wbs_session=${value}`;
 }
 
+/**
+ * Signs demo accounts in once and keeps their cookies: `login(username)` answers the cookie. `app` is
+ * read at each call (suites build their app in beforeAll).
+ */
+export function demoLogins(app: () => FastifyInstance): (username: string) => Promise<string> {
+  const cookies = new Map<string, string>();
+  return async (username) => {
+    const hit = cookies.get(username);
+    if (hit) return hit;
+    const cookie = await signIn(app(), username, demoAccount(username).password);
+    cookies.set(username, cookie);
+    return cookie;
+  };
+}
+
 export async function signInAs(app: FastifyInstance, userTypeId: number): Promise<string> {
   const account = demoAccounts.find((a) => a.userTypeId === userTypeId && !a.initPassword);
   if (!account) throw new Error(`no demo account of type ${userTypeId}`);

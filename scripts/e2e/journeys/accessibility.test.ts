@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../browser.ts';
-import { PHONE, signIn, useJourney } from './support.ts';
+import { PHONE, signIn, trackCase, useJourney } from './support.ts';
 import { fillCommunication, fillIdentityAnonymous, fillReport, next, waitForStep } from './wizard.ts';
 
 const journey = useJourney('accessibility');
@@ -96,12 +96,7 @@ describe('accessibility (axe, WCAG 2.1 A/AA)', () => {
     const axe = scanner();
     const guest = await journey.actor('tracker');
     const { page } = guest;
-    await page.goto('/admin/checkcase');
-    const main = page.getByRole('main');
-    await main.getByLabel('Nomor Laporan').fill('WBS-10000002');
-    await main.getByLabel('Kata sandi', { exact: true }).fill('Lapor#2026!');
-    await main.getByRole('button', { name: 'Cari Laporan' }).click();
-    await main.getByRole('heading', { level: 1, name: 'Detail Laporan WBS-10000002' }).waitFor();
+    const main = await trackCase(page, 'WBS-10000002', 'Lapor#2026!');
     await axe.scan(page, 'tracked case, Informasi Laporan');
     await main.getByRole('tab', { name: 'Catatan Aktivitas' }).click();
     await main.getByText('Text disembunyikan demi keamanan').first().waitFor();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makePdf } from './files.ts';
-import { jakartaDay, signIn, snackbar, useJourney } from './support.ts';
+import { jakartaDay, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport } from './wizard.ts';
 
 const journey = useJourney('handling-clocks');
@@ -73,12 +73,7 @@ describe('handling clocks', () => {
   it('the reporter tracking it sees by when the report will be answered', async () => {
     const reporter = await journey.actor('reporter');
     const { page } = reporter;
-    const main = page.getByRole('main');
-    await page.goto('/admin/checkcase');
-    await main.getByLabel('Nomor Laporan').fill(OVERDUE_NUMBER);
-    await main.getByLabel('Kata sandi', { exact: true }).fill(OVERDUE_PASSWORD);
-    await main.getByRole('button', { name: 'Cari Laporan' }).click();
-    await main.getByRole('heading', { level: 1, name: `Detail Laporan ${OVERDUE_NUMBER}` }).waitFor();
+    const main = await trackCase(page, OVERDUE_NUMBER, OVERDUE_PASSWORD);
     await main.getByText(`Laporan Anda akan ditanggapi paling lambat ${ackDue}`, { exact: true }).waitFor();
     // The reporter sees the promise, not the staff's deadline panel.
     expect(await main.getByLabel('Tenggat penanganan').count()).toBe(0);

@@ -196,6 +196,20 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.waitForURL((url) => url.pathname !== '/auth/login');
 }
 
+/**
+ * Pantau Laporan: opens the tracking page, searches `caseNumber` with `password` and waits for the
+ * case's detail heading. Returns the page's main region.
+ */
+export async function trackCase(page: Page, caseNumber: string, password: string) {
+  const main = page.getByRole('main');
+  await page.goto('/admin/checkcase');
+  await main.getByLabel('Nomor Laporan').fill(caseNumber);
+  await main.getByLabel('Kata sandi', { exact: true }).fill(password);
+  await main.getByRole('button', { name: 'Cari Laporan' }).click();
+  await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+  return main;
+}
+
 /** A snackbar (a toast, role status, in the Notifikasi region) showing `text`. */
 export function snackbar(page: Page, text: string | RegExp) {
   return page.getByRole('region', { name: 'Notifikasi' }).getByRole('status').filter({ hasText: text });

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
 import { makePdf, makePng } from './files.ts';
-import { PHONE, signIn, snackbar, useJourney } from './support.ts';
+import { PHONE, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport, shownCaseNumber } from './wizard.ts';
 
 const journey = useJourney('talk-with-reporter');
@@ -156,12 +156,7 @@ describe.each<Engine>([{ engine: 'pglite' }, { engine: 'postgresql' }])(
       // 3. The guest tracks on a phone: the reply is marked new and signed by the team, never a name.
       const tracker = await journey.actor('tracker-phone', { ...PHONE, baseUrl: base });
       const t = tracker.page;
-      const tm = t.getByRole('main');
-      await t.goto('/admin/checkcase');
-      await tm.getByLabel('Nomor Laporan').fill(caseNumber);
-      await tm.getByLabel('Kata sandi', { exact: true }).fill(CASE_PASSWORD);
-      await tm.getByRole('button', { name: 'Cari Laporan' }).click();
-      await tm.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+      const tm = await trackCase(t, caseNumber, CASE_PASSWORD);
       // Who saw my identity: the reveal, with a date and a role, never a name.
       const history = tm.getByRole('region', { name: 'Siapa yang melihat identitas saya' });
       await history.getByText('Membuka kontak yang disamarkan').waitFor();

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { makeBrokenPng, makePdf } from './files.ts';
-import { PHONE, snackbar, useJourney } from './support.ts';
+import { PHONE, snackbar, trackCase, useJourney } from './support.ts';
 import {
   fillCasePassword,
   fillGuestWizardToEvidence,
@@ -311,11 +311,7 @@ describe('the reporter never loses a report', () => {
     // The generated passphrase opens the report in Pantau Laporan.
     await success.getByRole('button', { name: 'Tutup', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.goto('/admin/checkcase');
-    await main.getByLabel('Nomor Laporan').fill(caseNumber);
-    await main.getByLabel('Kata sandi', { exact: true }).fill(phrase);
-    await main.getByRole('button', { name: 'Cari Laporan' }).click();
-    await main.getByRole('heading', { level: 1, name: `Detail Laporan ${caseNumber}` }).waitFor();
+    await trackCase(page, caseNumber, phrase);
 
     forgive(guest.problems, /pdfmake|ERR_CONNECTION_RESET|net::ERR|dynamically imported module/);
     guest.expectClean();

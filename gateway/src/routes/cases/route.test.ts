@@ -4,21 +4,11 @@ import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_FORMAT, IDENTITY_WITHHELD_NOTE } from '../../presenters/export-workbook.ts';
-import { browser, buildTestApp, demoAccounts, signIn, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, demoLogins, type TestApp } from '../../test/helpers.ts';
 import { contentDisposition, legacyFileName, safeContentType } from './files.ts';
 
 let t: TestApp;
-const cookies = new Map<string, string>();
-
-const login = async (username: string) => {
-  const hit = cookies.get(username);
-  if (hit) return hit;
-  const account = demoAccounts.find((a) => a.username === username);
-  if (!account) throw new Error(`no demo account ${username}`);
-  const cookie = await signIn(t.app, account.username, account.password);
-  cookies.set(username, cookie);
-  return cookie;
-};
+const login = demoLogins(() => t.app);
 
 const FROM = '2020-01-01';
 const TO = latestIndonesianToday();

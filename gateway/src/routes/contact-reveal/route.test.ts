@@ -11,19 +11,20 @@ import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { maskEmail, maskPhone } from '../../presenters/contact-mask.ts';
-import { browser, buildTestApp, demoAccount, legacyCall, signIn, type TestApp } from '../../test/helpers.ts';
+import {
+  browser,
+  buildTestApp,
+  demoAccount,
+  demoLogins,
+  legacyCall,
+  signIn,
+  type TestApp,
+} from '../../test/helpers.ts';
 import { guestAnonymousFields, multipart, pdfBytes } from '../../test/uploads.ts';
 import { REVEAL_LIMITS } from './route.ts';
 
 let t: TestApp;
-const cookies = new Map<string, string>();
-const login = async (username: string) => {
-  const hit = cookies.get(username);
-  if (hit) return hit;
-  const cookie = await signIn(t.app, username, demoAccount(username).password);
-  cookies.set(username, cookie);
-  return cookie;
-};
+const login = demoLogins(() => t.app);
 const get = async (username: string, url: string) =>
   t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: browser(await login(username)) });
 const post = async (username: string, url: string, payload: object) =>

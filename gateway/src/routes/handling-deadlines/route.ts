@@ -28,26 +28,15 @@ const tags = ['handling-deadlines'];
 async function companiesInScope(request: FastifyRequest): Promise<CompanyOption[]> {
   const scope = scopeOf(request);
   if (scope.kind === 'partner') return partnerCompanies(request, scope.partnerId);
-  if (scope.kind === 'all') {
-    // Partner id 0 lists every company of the group (as GET /companies/options does for type 1).
-    const { data } = await request.legacy.call({
-      name: 'CompanyMaster.dropdown',
-      method: 'GET',
-      path: `/CompanyMaster/Dropdown/${seg(0)}`,
-      data: v.array(companyOptionSchema),
-    });
-    return data;
-  }
-  if (scope.kind === 'company') {
-    const { data } = await request.legacy.call({
-      name: 'CompanyMaster.dropdown',
-      method: 'GET',
-      path: `/CompanyMaster/Dropdown/${seg(0)}`,
-      data: v.array(companyOptionSchema),
-    });
-    return data.filter((c) => c.companyId === scope.companyId);
-  }
-  throw outOfScope(request, 'company', null);
+  if (scope.kind !== 'all' && scope.kind !== 'company') throw outOfScope(request, 'company', null);
+  // Partner id 0 lists every company of the group (as GET /companies/options does for type 1).
+  const { data } = await request.legacy.call({
+    name: 'CompanyMaster.dropdown',
+    method: 'GET',
+    path: `/CompanyMaster/Dropdown/${seg(0)}`,
+    data: v.array(companyOptionSchema),
+  });
+  return scope.kind === 'all' ? data : data.filter((c) => c.companyId === scope.companyId);
 }
 
 async function groupCompany(request: FastifyRequest, companyId: number): Promise<CompanyOption> {

@@ -8,7 +8,7 @@ import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import type { ConversationReply, IdentityAccessReply, PostMessageReply } from '@wbs/shared/api/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, storeTestEnv } from '../../store/test-databases.ts';
-import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, demoAccount, demoLogins, ORIGIN, type TestApp } from '../../test/helpers.ts';
 
 const FLOOR_MS = 120;
 const [, investigasi, ditutup] = demoCases;
@@ -17,7 +17,6 @@ const TEAM = 'Tim Penanganan WBS';
 describe.each(ENGINES)('messages and identity access on $engine', ({ engine }) => {
   let t: TestApp;
   let storeEnv: Awaited<ReturnType<typeof storeTestEnv>> | undefined;
-  const cookies = new Map<string, string>();
 
   beforeAll(async () => {
     const env: Record<string, string> = {
@@ -38,14 +37,7 @@ describe.each(ENGINES)('messages and identity access on $engine', ({ engine }) =
     await storeEnv?.drop();
   });
 
-  const login = async (username: string) => {
-    let cookie = cookies.get(username);
-    if (!cookie) {
-      cookie = await signIn(t.app, username, demoAccount(username).password);
-      cookies.set(username, cookie);
-    }
-    return cookie;
-  };
+  const login = demoLogins(() => t.app);
   const staff = async (
     username: string,
     method: 'GET' | 'POST',
