@@ -7,7 +7,7 @@ import { type HandlingClock, isOverdue } from '@wbs/shared/handling-clock';
 import type { FastifyRequest } from 'fastify';
 import { ApiProblem } from '../errors.ts';
 import { caseRowSchema, type LegacyCaseRow } from '../legacy/case-schemas.ts';
-import { clocksOfRows } from './service.ts';
+import { clocksOfRows, type RowClocks } from './service.ts';
 
 /** Rows per legacy call of a walk, and the most a walk reads (beyond it the answer is partial). */
 export const WALK_PAGE_SIZE = 500;
@@ -45,22 +45,26 @@ export async function walkCaseTable(
 
 export type OverdueRow = { row: LegacyCaseRow; clock: HandlingClock };
 
-/** The overdue rows of a walk, with their clocks. A failing store is a 503: these are only clocks. */
+/**
+ * The overdue rows of a walk, with their clocks (`partial`: some rows still had no clock, see
+ * MAX_REFRESH_PER_REQUEST). A failing store is a 503: these are only clocks.
+ */
 export async function overdueOf(
   request: FastifyRequest,
   companyId: number,
   rows: readonly LegacyCaseRow[],
-): Promise<OverdueRow[]> {
-  let clocks: Map<number, HandlingClock>;
+): Promise<{ overdue: OverdueRow[]; partial: boolean }> {
+  let result: RowClocks;
   try {
-    clocks = await clocksOfRows(request, companyId, rows, 'overdue-candidates');
+    result = await clocksOfRows(request, companyId, rows, 'overdue-candidates');
   } catch (error) {
     throw new ApiProblem('store-unavailable', { cause: error });
   }
+  const { clocks, partial } = result;
   const overdue: OverdueRow[] = [];
   for (const row of rows) {
     const clock = clocks.get(row.caseId);
     if (clock && isOverdue(clock)) overdue.push({ row, clock });
   }
-  return overdue;
+  return { overdue, partial };
 }

@@ -36,6 +36,11 @@ import {
 
 /** Case details read at once to refresh stale list rows (the legacy is not flooded by one list). */
 const REFRESH_CONCURRENCY = 4;
+/**
+ * Case details one request reads at the most: a first overdue walk over a long history continues on
+ * the next request instead of holding this one (and the legacy) for minutes; until then it is partial.
+ */
+export const MAX_REFRESH_PER_REQUEST = 200;
 
 /**
  * How long a process reuses what the store said of a case's clock for LIST rows (decision 149): the
@@ -254,6 +259,12 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   await Promise.all(runners);
 }
 
+export type RowClocks = {
+  clocks: Map<number, HandlingClock>;
+  /** Some rows were left without a clock: more stale rows than one request reads. */
+  partial: boolean;
+};
+
 export type RowClockMode =
   /** Every row gets its clock (a list page). */
   | 'all'
@@ -273,7 +284,7 @@ export async function clocksOfRows(
   companyId: number,
   rows: readonly LegacyCaseRow[],
   mode: RowClockMode = 'all',
-): Promise<Map<number, HandlingClock>> {
+): Promise<RowClocks> {
   const store = await request.server.store.open();
   const today = wibToday();
   // Rows of this company with a readable filing time, each case once (whatever the legacy repeats).
@@ -311,7 +322,8 @@ export async function clocksOfRows(
       stale.push(row);
     }
   }
-  await eachLimited(stale, REFRESH_CONCURRENCY, async (row) => {
+  const partial = stale.length > MAX_REFRESH_PER_REQUEST;
+  await eachLimited(stale.slice(0, MAX_REFRESH_PER_REQUEST), REFRESH_CONCURRENCY, async (row) => {
     try {
       const c = await loadCaseInScope(request, row.caseId);
       const filedAt = normaliseWallTime(c.caseCreated) ?? (normaliseWallTime(row.caseCreated) as string);
@@ -345,7 +357,7 @@ export async function clocksOfRows(
     if (!kept || kept.statusIdSeen !== row.caseCaseStatusId) continue;
     clocks.set(row.caseId, clockOf(kept, messages.get(row.caseId) ?? [], today));
   }
-  return clocks;
+  return { clocks, partial };
 }
 
 const noFacts: LogFacts = { acknowledgedAt: null, answeredAt: null };

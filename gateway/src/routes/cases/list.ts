@@ -67,7 +67,9 @@ async function overdueList(
   );
   if (!walk.complete)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter read a partial table');
-  const overdue = await overdueOf(request, companyId, walk.rows);
+  const { overdue, partial } = await overdueOf(request, companyId, walk.rows);
+  if (partial)
+    request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter over rows not all read yet');
   if (scopeOf(request).kind === 'all') {
     audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: overdue.length });
   }
@@ -126,11 +128,14 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
         );
       }
       const rows = result.rows.filter((row) => row.caseCompanyId === companyId);
-      const clocks = await clocksOfRows(request, companyId, rows).catch((error: Error) => {
-        // The list is still served, without its deadline column.
-        request.log.error({ err: { message: error.message } }, 'clocks: list without clocks');
-        return null;
-      });
+      const clocks = await clocksOfRows(request, companyId, rows).then(
+        (result) => result.clocks,
+        (error: Error) => {
+          // The list is still served, without its deadline column.
+          request.log.error({ err: { message: error.message } }, 'clocks: list without clocks');
+          return null;
+        },
+      );
       // The administrator reads across the group's companies without handling them: each list read
       // is on record too, not only its detail reads (decision #37).
       if (scopeOf(request).kind === 'all') {

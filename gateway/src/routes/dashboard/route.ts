@@ -88,12 +88,12 @@ async function overdueCountOf(
       { rangeDate: toLegacyRange('2000-01-01', wibToday()) },
       [{ column: 'caseCreated', dir: 'asc' }],
     );
-    const overdue = await overdueOf(request, companyId, walk.rows);
+    const { overdue, partial } = await overdueOf(request, companyId, walk.rows);
     return {
       companyId,
       companyName: companyName ?? walk.rows[0]?.caseCompany?.companyName ?? null,
       overdue: overdue.length,
-      complete: walk.complete,
+      complete: walk.complete && !partial,
     };
   })();
   if (cache.size >= OVERDUE_CACHE_MAX) cache.clear();
