@@ -1,9 +1,10 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
+import { build, type Plugin, type Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const brotli = promisify(brotliCompress);
@@ -23,9 +24,10 @@ function precompress(): Plugin {
     name: 'wbs-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = config.build.outDir;
+      outDir = config.build.ssr ? '' : config.build.outDir;
     },
     async closeBundle() {
+      if (!outDir) return;
       const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
       const files = entries.filter((e) => e.isFile() && COMPRESSIBLE.test(e.name));
       await Promise.all(
@@ -50,8 +52,103 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The public pages a phone opens first, rendered at build time for a guest (src/prerender.tsx) into
+ * `dist/prerendered/<path>.html`: the gateway sends one to a visitor without a session cookie
+ * (gateway/src/static.ts) and main.tsx hydrates it. Every other route, and a signed-in visitor, gets
+ * the empty `index.html` as before.
+ */
+const PRERENDERED_PAGES: { path: string; file: string; module?: string }[] = [
+  { path: '/', file: 'index.html' },
+  { path: '/case/create', file: 'case/create.html', module: 'src/case/CaseWizardPage.tsx' },
+  { path: '/admin/checkcase', file: 'admin/checkcase.html', module: 'src/tracking/CheckCasePage.tsx' },
+];
+
+/** The chunk built from `module` and every chunk it imports statically (what the page needs first). */
+function chunksOf(bundle: Rollup.OutputBundle, module: string): string[] {
+  const byName = new Map(
+    Object.values(bundle)
+      .filter((item): item is Rollup.OutputChunk => item.type === 'chunk')
+      .map((chunk) => [chunk.fileName, chunk]),
+  );
+  const start = [...byName.values()].find((chunk) => chunk.facadeModuleId === resolve(module));
+  if (!start) throw new Error(`prerender: no chunk for ${module}`);
+  const files = new Set<string>();
+  const visit = (name: string) => {
+    const chunk = byName.get(name);
+    if (!chunk || files.has(name)) return;
+    files.add(name);
+    for (const imported of chunk.imports) visit(imported);
+  };
+  visit(start.fileName);
+  return [...files];
+}
+
+/**
+ * The app's own stylesheet (the font faces, ~1.5 KB) inline instead of linked, so the first paint
+ * waits for no second request. The CSP allows inline styles; URLs in it are absolute (/assets/…).
+ */
+async function inlineStylesheets(outDir: string, html: string): Promise<string> {
+  let result = html;
+  for (const match of html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)) {
+    const css = await readFile(join(outDir, match[1] ?? ''), 'utf8');
+    if (css.includes('</')) throw new Error(`prerender: ${match[1]} cannot be inlined`);
+    result = result.replace(match[0], `<style>${css.trim()}</style>`);
+  }
+  return result;
+}
+
+function prerenderPages(): Plugin {
+  let outDir = '';
+  let cacheDir = '';
+  return {
+    name: 'wbs-prerender',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.ssr ? '' : config.build.outDir;
+      cacheDir = join(config.root, 'node_modules', '.cache', 'wbs-prerender');
+    },
+    async writeBundle(_options, bundle) {
+      if (!outDir) return;
+      // Rendered by a server build of the same sources (react-dom/server in Node), beside node_modules
+      // so its imports resolve.
+      await build({
+        logLevel: 'warn',
+        build: { ssr: 'src/prerender.tsx', outDir: cacheDir, emptyOutDir: true, copyPublicDir: false },
+      });
+      // Imported by its plain URL: the lazily loaded chunks import the entry back by that URL, and a
+      // second instance of it would hold second copies of the app's React contexts.
+      const { renderPage } = (await import(
+        pathToFileURL(join(cacheDir, 'prerender.js')).href
+      )) as typeof import('./src/prerender.tsx');
+      const shell = await readFile(join(outDir, 'index.html'), 'utf8');
+      const entryChunks = new Set(
+        [...shell.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]),
+      );
+      for (const page of PRERENDERED_PAGES) {
+        const { head, body } = await renderPage(page.path);
+        // The route's own chunks, fetched with the entry instead of after it.
+        const preloads = (page.module ? chunksOf(bundle, page.module) : [])
+          .filter((file) => !entryChunks.has(file))
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        const html = (await inlineStylesheets(outDir, shell))
+          .replace('</head>', `${[...preloads, head].map((tag) => `  ${tag}\n  `).join('')}</head>`)
+          // The page paints from its markup alone: its scripts (hydration) must not be fetched ahead
+          // of what the paint needs, nor be taken for render-blocking.
+          .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"')
+          .replace('<div id="root"></div>', `<div id="root" data-prerendered="guest">${body}</div>`);
+        if (!html.includes('data-prerendered'))
+          throw new Error('prerender: <div id="root"></div> not found in index.html');
+        const target = join(outDir, 'prerendered', page.file);
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, html);
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), prerenderPages(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
