@@ -58,13 +58,16 @@ function precompress(): Plugin {
  * (gateway/src/static.ts) and main.tsx hydrates it. Every other route, and a signed-in visitor, gets
  * the empty `index.html` as before.
  */
-const PRERENDERED_PAGES: { path: string; file: string; module?: string }[] = [
+const PRERENDERED_PAGES: { path: string; file: string }[] = [
   { path: '/', file: 'index.html' },
-  { path: '/case/create', file: 'case/create.html', module: 'src/case/CaseWizardPage.tsx' },
-  { path: '/admin/checkcase', file: 'admin/checkcase.html', module: 'src/tracking/CheckCasePage.tsx' },
+  { path: '/case/create', file: 'case/create.html' },
+  { path: '/admin/checkcase', file: 'admin/checkcase.html' },
 ];
 
-/** The chunk built from `module` and every chunk it imports statically (what the page needs first). */
+/** The app's code proper, which the tiny entry (src/boot.ts) imports. */
+const APP_MODULE = 'src/main.tsx';
+
+/** The chunk built from `module` and every chunk it imports statically. */
 function chunksOf(bundle: Rollup.OutputBundle, module: string): string[] {
   const byName = new Map(
     Object.values(bundle)
@@ -122,19 +125,12 @@ function prerenderPages(): Plugin {
         pathToFileURL(join(cacheDir, 'prerender.js')).href
       )) as typeof import('./src/prerender.tsx');
       const shell = await readFile(join(outDir, 'index.html'), 'utf8');
-      const entryChunks = new Set(
-        [...shell.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]),
-      );
       for (const page of PRERENDERED_PAGES) {
         const { head, body } = await renderPage(page.path);
-        // The route's own chunks, fetched with the entry instead of after it.
-        const preloads = (page.module ? chunksOf(bundle, page.module) : [])
-          .filter((file) => !entryChunks.has(file))
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
         const html = (await inlineStylesheets(outDir, shell))
-          .replace('</head>', `${[...preloads, head].map((tag) => `  ${tag}\n  `).join('')}</head>`)
-          // The page paints from its markup alone: its scripts (hydration) must not be fetched ahead
-          // of what the paint needs, nor be taken for render-blocking.
+          .replace('</head>', `  ${head}\n  </head>`)
+          // The page paints from its markup alone: the entry (which loads the app after that paint)
+          // must not be fetched ahead of what the paint needs, nor be taken for render-blocking.
           .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"')
           .replace('<div id="root"></div>', `<div id="root" data-prerendered="guest">${body}</div>`);
         if (!html.includes('data-prerendered'))
@@ -143,6 +139,14 @@ function prerenderPages(): Plugin {
         await mkdir(dirname(target), { recursive: true });
         await writeFile(target, html);
       }
+      // Every other page (and a signed-in visitor) starts from the empty shell, which needs the app's
+      // code at once: fetched together with the entry rather than after it.
+      const listed = new Set([...shell.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+      const preloads = chunksOf(bundle, APP_MODULE)
+        .filter((file) => !listed.has(file))
+        .map((file) => `  <link rel="modulepreload" crossorigin href="/${file}">\n  `)
+        .join('');
+      await writeFile(join(outDir, 'index.html'), shell.replace('</head>', `${preloads}</head>`));
     },
   };
 }
