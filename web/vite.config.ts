@@ -53,16 +53,17 @@ function precompress(): Plugin {
 }
 
 /**
- * The public pages a phone opens first, rendered at build time for a guest (src/prerender.tsx) into
- * `dist/prerendered/<path>.html`: the gateway sends one to a visitor without a session cookie
+ * The landing page, rendered at build time for a guest (src/prerender.tsx) into
+ * `dist/prerendered/<path>.html`: the gateway sends it to a visitor without a session cookie
  * (gateway/src/static.ts) and main.tsx hydrates it. Every other route, and a signed-in visitor, gets
  * the empty `index.html` as before.
+ *
+ * Only pages without form fields: until the app has started (hydrated), a tap on a button does
+ * nothing, a form would submit itself natively (Pantau Laporan's number and password into the URL),
+ * and this React version does not carry text typed before hydration into the form's state. The
+ * wizard and Pantau Laporan therefore stay client-rendered until that is solved.
  */
-const PRERENDERED_PAGES: { path: string; file: string }[] = [
-  { path: '/', file: 'index.html' },
-  { path: '/case/create', file: 'case/create.html' },
-  { path: '/admin/checkcase', file: 'admin/checkcase.html' },
-];
+const PRERENDERED_PAGES: { path: string; file: string }[] = [{ path: '/', file: 'index.html' }];
 
 /** The app's code proper, which the tiny entry (src/boot.ts) imports. */
 const APP_MODULE = 'src/main.tsx';
@@ -162,6 +163,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    // Every browser of the build target supports modulepreload: no polyfill to load and run.
+    modulePreload: { polyfill: false },
   },
   test: {
     name: 'web',

@@ -1,4 +1,5 @@
 import { ChakraProvider } from '@chakra-ui/react';
+import { useEffect } from 'react';
 import { SWRConfig } from 'swr';
 import { App } from './App.tsx';
 import { ApiError, swrFetcher } from './api/client.ts';
@@ -14,8 +15,15 @@ import { notify, Toaster } from './ui/toaster.tsx';
  * build time (prerender.tsx). `guest` says the page was prerendered for a visitor without a session
  * (the gateway serves prerendered pages only then): the session starts as "signed out" instead of
  * "loading", so the first render matches the prerendered markup; SWR still asks the gateway.
+ * `onStarted` runs once the first render is committed (src/boot.ts replays taps held until then).
  */
-export function AppRoot({ guest = false }: { guest?: boolean }) {
+/** Calls `onStarted` once the app's first render is on screen and handles events (hydrated). */
+function Started({ onStarted }: { onStarted?: () => void }) {
+  useEffect(() => onStarted?.(), [onStarted]);
+  return null;
+}
+
+export function AppRoot({ guest = false, onStarted }: { guest?: boolean; onStarted?: () => void }) {
   return (
     <ChakraProvider value={system}>
       <SWRConfig
@@ -39,6 +47,8 @@ export function AppRoot({ guest = false }: { guest?: boolean }) {
               <App />
             </ErrorBoundary>
             <Toaster />
+            {/* Rendered at build time too (without a callback), so both trees have the same shape. */}
+            <Started onStarted={onStarted} />
           </ConfirmProvider>
         </LoadingProvider>
       </SWRConfig>

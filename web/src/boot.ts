@@ -1,6 +1,6 @@
 /**
- * The page's entry, kept tiny. A prerendered page (a guest's /, /case/create or /admin/checkcase) is
- * painted from its markup alone, so the app's code is fetched and run only after that first paint: on
+ * The page's entry, kept tiny. A prerendered page (a guest's landing page) is painted from its
+ * markup alone, so the app's code is fetched and run only after that first paint: on
  * a slow phone it never delays what the visitor sees. Any other page starts the app at once (the
  * build preloads its code with this file, web/vite.config.ts).
  */
@@ -15,5 +15,26 @@ const afterPaint = () =>
     setTimeout(resolve, 100);
   });
 
-if (document.getElementById('root')?.dataset.prerendered) await afterPaint();
-await import('./main.tsx');
+/**
+ * A tap on a button of the prerendered page before the app has started would do nothing (the page is
+ * only markup until then): it is held, and replayed once the app handles it. Links need no help.
+ */
+const heldTaps: HTMLElement[] = [];
+function holdTap(event: Event) {
+  const button = event.target instanceof Element ? event.target.closest('button') : null;
+  if (!button) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  heldTaps.push(button);
+}
+
+const prerendered = Boolean(document.getElementById('root')?.dataset.prerendered);
+if (prerendered) {
+  document.addEventListener('click', holdTap, true);
+  await afterPaint();
+}
+const { start } = await import('./main.tsx');
+start(() => {
+  document.removeEventListener('click', holdTap, true);
+  for (const button of heldTaps.splice(0)) if (button.isConnected) button.click();
+});

@@ -1,5 +1,5 @@
 /**
- * Build-time rendering of the public pages (web/scripts/prerender.ts runs it after the client build):
+ * Build-time rendering of the landing page (web/vite.config.ts runs it after the client build):
  * the markup a guest's first render produces, with the UI library's styles inline, so a phone paints
  * the page before any script has run; main.tsx then hydrates it.
  */
