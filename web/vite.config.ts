@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { build, type Plugin, type Rollup } from 'vite';
+import { build, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const brotli = promisify(brotliCompress);
@@ -65,29 +65,6 @@ function precompress(): Plugin {
  */
 const PRERENDERED_PAGES: { path: string; file: string }[] = [{ path: '/', file: 'index.html' }];
 
-/** The app's code proper, which the tiny entry (src/boot.ts) imports. */
-const APP_MODULE = 'src/main.tsx';
-
-/** The chunk built from `module` and every chunk it imports statically. */
-function chunksOf(bundle: Rollup.OutputBundle, module: string): string[] {
-  const byName = new Map(
-    Object.values(bundle)
-      .filter((item): item is Rollup.OutputChunk => item.type === 'chunk')
-      .map((chunk) => [chunk.fileName, chunk]),
-  );
-  const start = [...byName.values()].find((chunk) => chunk.facadeModuleId === resolve(module));
-  if (!start) throw new Error(`prerender: no chunk for ${module}`);
-  const files = new Set<string>();
-  const visit = (name: string) => {
-    const chunk = byName.get(name);
-    if (!chunk || files.has(name)) return;
-    files.add(name);
-    for (const imported of chunk.imports) visit(imported);
-  };
-  visit(start.fileName);
-  return [...files];
-}
-
 /**
  * The app's own stylesheet (the font faces, ~1.5 KB) inline instead of linked, so the first paint
  * waits for no second request. The CSP allows inline styles; URLs in it are absolute (/assets/…).
@@ -112,7 +89,7 @@ function prerenderPages(): Plugin {
       outDir = config.build.ssr ? '' : config.build.outDir;
       cacheDir = join(config.root, 'node_modules', '.cache', 'wbs-prerender');
     },
-    async writeBundle(_options, bundle) {
+    async writeBundle() {
       if (!outDir) return;
       // Rendered by a server build of the same sources (react-dom/server in Node), beside node_modules
       // so its imports resolve.
@@ -130,8 +107,8 @@ function prerenderPages(): Plugin {
         const { head, body } = await renderPage(page.path);
         const html = (await inlineStylesheets(outDir, shell))
           .replace('</head>', `  ${head}\n  </head>`)
-          // The page paints from its markup alone: the entry (which loads the app after that paint)
-          // must not be fetched ahead of what the paint needs, nor be taken for render-blocking.
+          // The page paints from its markup alone: its scripts (hydration) must not be fetched ahead
+          // of what the paint needs, nor be taken for render-blocking.
           .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"')
           .replace('<div id="root"></div>', `<div id="root" data-prerendered="guest">${body}</div>`);
         if (!html.includes('data-prerendered'))
@@ -140,14 +117,6 @@ function prerenderPages(): Plugin {
         await mkdir(dirname(target), { recursive: true });
         await writeFile(target, html);
       }
-      // Every other page (and a signed-in visitor) starts from the empty shell, which needs the app's
-      // code at once: fetched together with the entry rather than after it.
-      const listed = new Set([...shell.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]));
-      const preloads = chunksOf(bundle, APP_MODULE)
-        .filter((file) => !listed.has(file))
-        .map((file) => `  <link rel="modulepreload" crossorigin href="/${file}">\n  `)
-        .join('');
-      await writeFile(join(outDir, 'index.html'), shell.replace('</head>', `${preloads}</head>`));
     },
   };
 }

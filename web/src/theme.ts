@@ -185,12 +185,5 @@ const config = defineConfig({
   },
 });
 
-/** Lets the browser run what waits (input, a paint) between two long pieces of start-up work. */
-const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-// Building the system is the longest single piece of start-up work on a phone: in a task of its own,
-// not added to the libraries' start-up before it and the app's modules after it.
-await yieldToBrowser();
 // One merge of the three (createSystem merges its arguments itself).
 export const system = createSystem(defaultBaseConfig, baseTheme, config);
-await yieldToBrowser();
