@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './test/helpers.ts';
 
@@ -9,7 +10,14 @@ let bare: TestApp;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wbs-web-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>WBS</title>');
+  writeFileSync(join(dir, 'index.html.br'), brotliCompressSync('<!doctype html><title>WBS</title>'));
   writeFileSync(join(dir, 'app.js'), 'console.log(1)');
+  mkdirSync(join(dir, 'prerendered', 'case'), { recursive: true });
+  writeFileSync(join(dir, 'prerendered', 'index.html'), '<!doctype html><title>WBS</title><p>Beranda</p>');
+  writeFileSync(
+    join(dir, 'prerendered', 'case', 'create.html'),
+    '<!doctype html><title>WBS</title><p>Wizard</p>',
+  );
   withSpa = await buildTestApp({ WEB_DIST_DIR: dir, DOCS_ENABLED: 'true' });
   bare = await buildTestApp({ WEB_DIST_DIR: join(dir, 'missing') });
 });
@@ -28,6 +36,39 @@ describe('web app and docs', () => {
     const route = await withSpa.app.inject({ method: 'GET', url: '/admin/partner?x=1' });
     expect(route.statusCode).toBe(200);
     expect(route.body).toContain('<title>WBS</title>');
+  });
+
+  it('sends a guest the prerendered page of its path, a visitor with a session cookie the plain app', async () => {
+    const landing = await withSpa.app.inject({ method: 'GET', url: '/' });
+    expect(landing.body).toContain('<p>Beranda</p>');
+    expect(landing.headers.vary).toContain('Cookie');
+    expect(landing.headers['cache-control']).toBe('no-cache');
+    const wizard = await withSpa.app.inject({ method: 'GET', url: '/case/create?x=1' });
+    expect(wizard.body).toContain('<p>Wizard</p>');
+    const signedIn = await withSpa.app.inject({
+      method: 'GET',
+      url: '/case/create',
+      cookies: { wbs_session: 'x' },
+    });
+    expect(signedIn.body).toBe('<!doctype html><title>WBS</title>');
+    const other = await withSpa.app.inject({ method: 'GET', url: '/case' });
+    expect(other.body).toBe('<!doctype html><title>WBS</title>');
+  });
+
+  it('never lets a browser cache the HTML, compressed or not (a deploy must reach open tabs)', async () => {
+    for (const headers of [{ 'accept-encoding': 'br' }, { 'accept-encoding': 'identity' }]) {
+      for (const url of ['/', '/admin/partner', '/prerendered/index.html', '/index.html']) {
+        const res = await withSpa.app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-cache');
+      }
+    }
+    const compressed = await withSpa.app.inject({
+      method: 'GET',
+      url: '/admin/partner',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
   });
 
   it('sends the app with a same-origin-only Content-Security-Policy', async () => {

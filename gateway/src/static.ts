@@ -1,17 +1,37 @@
 /**
  * Serves the built web app (WEB_DIST_DIR) when the folder exists: hashed assets cached for a year,
- * index.html never cached (its Content-Security-Policy, like every reply's, comes from
+ * HTML never cached (its Content-Security-Policy, like every reply's, comes from
  * security-headers.ts), and every non-/api GET that matches no file and names no file falls back to
- * index.html (client-side routing). Precompressed .br/.gz twins are preferred when accepted. Skipped silently (one info line) when the folder is missing.
+ * index.html (client-side routing). A public page the build prerendered for guests
+ * (`prerendered/<path>.html`, web/vite.config.ts) is sent instead of index.html to a visitor without a
+ * session cookie: it paints before any script runs. Precompressed .br/.gz twins are preferred when
+ * accepted. Skipped silently (one info line) when the folder is missing.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { SESSION_COOKIE } from './session/plugin.ts';
 
 /** Paths that name a file (`/assets/x.js`, `/favicon.ico`): a missing one is a 404, never the app. */
 const looksLikeFile = (path: string) => path.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(path);
+
+const PRERENDERED = 'prerendered';
+
+/** The prerendered pages of the build by URL path (`/` → `prerendered/index.html`), read once at start. */
+function prerenderedPages(root: string): Map<string, string> {
+  const dir = join(root, PRERENDERED);
+  const pages = new Map<string, string>();
+  if (!existsSync(dir)) return pages;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = relative(root, join(entry.parentPath, entry.name)).split(sep).join('/');
+    const path = `/${file.slice(PRERENDERED.length + 1, -'.html'.length)}`;
+    pages.set(path === '/index' ? '/' : path, file);
+  }
+  return pages;
+}
 
 export const staticPlugin = fp(
   async (app: FastifyInstance, opts: { webDistDir: string | undefined }) => {
@@ -30,10 +50,12 @@ export const staticPlugin = fp(
       // accept them, with Vary: Accept-Encoding; the plain file otherwise.
       preCompressed: true,
       setHeaders(res, path) {
-        const isIndex = path.endsWith('index.html');
-        res.header('cache-control', isIndex ? 'no-cache' : 'public, max-age=31536000, immutable');
+        // `path` is the file sent: for a compressed reply its .br/.gz twin.
+        const isHtml = /\.html(?:\.br|\.gz)?$/.test(path);
+        res.header('cache-control', isHtml ? 'no-cache' : 'public, max-age=31536000, immutable');
       },
     });
+    const prerendered = prerenderedPages(root);
     app.decorate('spaFallback', (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') return false;
       const path = request.url.split('?')[0] ?? '/';
@@ -43,7 +65,11 @@ export const staticPlugin = fp(
       // tab after a deploy); a plain 404 lets it fail visibly.
       if (looksLikeFile(path)) return false;
       reply.header('cache-control', 'no-cache');
-      void reply.sendFile('index.html');
+      // The prerendered markup is a guest's page: with a session (or a stale cookie) the app renders
+      // from the empty shell as before. The cookie decides which HTML comes back, hence Vary.
+      const page = prerendered.get(path);
+      if (page) reply.header('vary', 'Cookie');
+      void reply.sendFile(page && !request.cookies[SESSION_COOKIE] ? page : 'index.html');
       return true;
     });
   },

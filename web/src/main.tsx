@@ -1,48 +1,24 @@
 import '@fontsource/inter/latin-400.css';
 import '@fontsource/inter/latin-600.css';
 import '@fontsource/inter/latin-700.css';
-import { ChakraProvider } from '@chakra-ui/react';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { SWRConfig } from 'swr';
-import { App } from './App.tsx';
-import { ApiError, swrFetcher } from './api/client.ts';
-import { SESSION_KEY } from './api/session.ts';
-import { system } from './theme.ts';
-import { ConfirmProvider } from './ui/ConfirmDialog.tsx';
-import { ErrorBoundary } from './ui/ErrorBoundary.tsx';
-import { LoadingProvider } from './ui/LoadingOverlay.tsx';
-import { notify, Toaster } from './ui/toaster.tsx';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { AppRoot } from './AppRoot.tsx';
+import { replayHeldTaps } from './earlyTaps.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');
 
-createRoot(root).render(
+// A guest's landing page arrives prerendered (web/vite.config.ts): its markup is hydrated, not
+// replaced. As a transition, the first render yields to the browser every few milliseconds instead
+// of holding the main thread for the whole tree (a phone's taps and paints are not blocked).
+const guest = root.dataset.prerendered === 'guest';
+const app = (
   <StrictMode>
-    <ChakraProvider value={system}>
-      <SWRConfig
-        value={{
-          fetcher: swrFetcher,
-          revalidateOnFocus: false,
-          shouldRetryOnError: false,
-          // A failed load (reference data, tables, details) is reported once as a snackbar.
-          onError: (error, key) => {
-            // 401s are handled (and announced) by AuthBridge
-            if (key !== SESSION_KEY && !(error instanceof ApiError && error.status === 401))
-              notify.problem(error);
-          },
-        }}
-      >
-        <LoadingProvider>
-          <ConfirmProvider>
-            {/* The last line of defence: a failure anywhere shows a message, never a blank page. */}
-            <ErrorBoundary offerReload>
-              <App />
-            </ErrorBoundary>
-            <Toaster />
-          </ConfirmProvider>
-        </LoadingProvider>
-      </SWRConfig>
-    </ChakraProvider>
-  </StrictMode>,
+    <AppRoot guest={guest} onStarted={replayHeldTaps} />
+  </StrictMode>
 );
+startTransition(() => {
+  if (guest) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+});

@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
 import {
   accordionSlotRecipe,
   alertSlotRecipe,
@@ -41,9 +41,37 @@ import {
   tooltipSlotRecipe,
 } from '@chakra-ui/react/theme';
 
+/** Colour palettes of the stock tokens the app never names (neither as colours nor as `colorPalette`). */
+const UNUSED_PALETTES = new Set(['teal', 'cyan', 'purple', 'pink']);
+
+const withoutUnusedPalettes = <T extends Record<string, unknown>>(colors: T): T =>
+  Object.fromEntries(Object.entries(colors).filter(([name]) => !UNUSED_PALETTES.has(name))) as T;
+
+/**
+ * The stock semantic tokens with their light value only. The app is never in dark mode (nothing sets
+ * the `dark` class the `_dark` condition selects), so the dark values only cost start-up time:
+ * building the system is the longest single piece of start-up work on a phone, and every token is
+ * work there.
+ */
+function lightOnly<T extends object>(node: T): T {
+  const result: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(node)) {
+    const token = child as { value?: unknown };
+    if (!child || typeof child !== 'object') result[name] = child;
+    else if (!('value' in token)) result[name] = lightOnly(child);
+    else {
+      const value = token.value as { _light?: unknown } | undefined;
+      result[name] =
+        value && typeof value === 'object' && '_light' in value ? { ...token, value: value._light } : token;
+    }
+  }
+  return result as T;
+}
+
 /**
  * Only the recipes the app renders are part of the system (the stock `defaultConfig` carries every
- * recipe of the library, ~40 KB gzip of the initial bundle); tokens are the stock ones.
+ * recipe of the library, ~40 KB gzip of the initial bundle); tokens are the stock ones, less the
+ * palettes and dark values the app never shows.
  */
 const baseTheme = defineConfig({
   preflight: true,
@@ -53,8 +81,11 @@ const baseTheme = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    tokens: { ...tokens, colors: withoutUnusedPalettes(tokens.colors ?? {}) },
+    semanticTokens: lightOnly({
+      ...semanticTokens,
+      colors: withoutUnusedPalettes(semanticTokens.colors ?? {}),
+    }),
     textStyles,
     layerStyles,
     animationStyles,
@@ -154,4 +185,5 @@ const config = defineConfig({
   },
 });
 
-export const system = createSystem(mergeConfigs(defaultBaseConfig, baseTheme), config);
+// One merge of the three (createSystem merges its arguments itself).
+export const system = createSystem(defaultBaseConfig, baseTheme, config);

@@ -1,17 +1,24 @@
 import { Box, Button, Container, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { trackingSchema } from '@wbs/shared';
 import { caseAttachmentsReply } from '@wbs/shared/api/case-evidence';
-import { type FormEvent, useRef, useState } from 'react';
+import { type ComponentProps, type FormEvent, Suspense, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { ApiError, api } from '../api/client.ts';
-import { CaseDetailView } from '../case/CaseDetailView.tsx';
+import type { CaseDetailView as CaseDetailViewComponent } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
 import type { CaseAccess } from '../case/messages/access.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
+import { lazyWithRetry } from '../ui/lazyWithRetry.tsx';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { PasswordInput } from '../ui/PasswordInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { type Errors, validate } from '../ui/validate.ts';
+
+// The case view (tabs, messages, evidence upload) loads with the search, not with the form.
+const CaseDetailView = lazyWithRetry<ComponentProps<typeof CaseDetailViewComponent>>(() =>
+  import('../case/CaseDetailView.tsx').then((module) => ({ default: module.CaseDetailView })),
+);
 
 /**
  * Pantau Laporan (/admin/checkcase, open to guests). The number and password go in a POST body; the
@@ -36,7 +43,10 @@ export default function CheckCasePage() {
     loading.show();
     try {
       const proof = { caseNumber: result.value.caseNumber.toUpperCase(), password: result.value.password };
-      const reply = await api<unknown>('/tracking', { method: 'POST', body: proof, authRedirect: false });
+      const [reply] = await Promise.all([
+        api<unknown>('/tracking', { method: 'POST', body: proof, authRedirect: false }),
+        CaseDetailView.preload(),
+      ]);
       setTracked({ detail: normaliseCaseDetail(reply), access: { kind: 'tracker', ...proof } });
       setPassword('');
       window.scrollTo({ top: 0 });
@@ -55,24 +65,26 @@ export default function CheckCasePage() {
     const { detail, access } = tracked;
     return (
       <Container maxW="5xl">
-        <CaseDetailView
-          detail={detail}
-          masked
-          showReporterName
-          talk={{
-            access,
-            audience: 'reporter',
-            canWrite: true,
-            onEvidenceAdded: (reply) => {
-              const { attachments } = v.parse(caseAttachmentsReply, reply);
-              setTracked({ access, detail: { ...detail, attachments } });
-            },
-          }}
-          onBack={() => {
-            setTracked(null);
-            requestAnimationFrame(() => numberRef.current?.focus());
-          }}
-        />
+        <Suspense fallback={<PageSpinner />}>
+          <CaseDetailView
+            detail={detail}
+            masked
+            showReporterName
+            talk={{
+              access,
+              audience: 'reporter',
+              canWrite: true,
+              onEvidenceAdded: (reply) => {
+                const { attachments } = v.parse(caseAttachmentsReply, reply);
+                setTracked({ access, detail: { ...detail, attachments } });
+              },
+            }}
+            onBack={() => {
+              setTracked(null);
+              requestAnimationFrame(() => numberRef.current?.focus());
+            }}
+          />
+        </Suspense>
       </Container>
     );
   }
