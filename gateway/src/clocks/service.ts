@@ -241,13 +241,27 @@ export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promi
       existing.get(c.caseId),
       deadlines,
     );
-    await saveClockRows(store, [row]);
-    rememberClockRows(request, [row]);
+    // A read of an unchanged case writes nothing (a detail read is a hot path, and already appends
+    // its audit record).
+    if (!sameFacts(existing.get(c.caseId), row)) {
+      await saveClockRows(store, [row]);
+      rememberClockRows(request, [row]);
+    }
     return clockOf(row, messages.get(c.caseId) ?? [], wibToday());
   } catch (error) {
     request.log.error({ err: { message: (error as Error).message } }, 'clocks: case clock unavailable');
     return null;
   }
+}
+
+/** Whether the kept row already says what was just read from the legacy. */
+function sameFacts(kept: ClockRow | undefined, row: ClockRowInput): boolean {
+  return (
+    kept !== undefined &&
+    kept.statusIdSeen === row.statusIdSeen &&
+    kept.logAcknowledgedAt === row.logAcknowledgedAt &&
+    kept.logAnsweredAt === row.logAnsweredAt
+  );
 }
 
 /** Runs `work` over `items`, at most `limit` at once. */
