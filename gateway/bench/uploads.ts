@@ -6,6 +6,7 @@
  * submissions, each with 5 files of ~10 MB (valid PDFs with a 10 MB embedded stream, so pdf-lib
  * really parses and rewrites them). Bounded: one round, 10 minutes at most. Every temporary file
  * and folder it makes is removed at the end; leftover gateway spools are counted and reported.
+ * The gateway's store is a PostgreSQL database of its own (as in production; never .data/store).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { createLegacySim } from '@wbs/legacy-sim';
 import { PDFDocument } from 'pdf-lib';
 import { FormData, request } from 'undici';
+import { createTestDatabase } from '../src/store/test-databases.ts';
 import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
@@ -57,6 +59,7 @@ async function spoolDirs(): Promise<Set<string>> {
 
 const work = await mkdtemp(join(tmpdir(), 'wbs-bench-'));
 const sim = await createLegacySim({ dataDir: join(work, 'legacy'), port: 0 });
+const database = await createTestDatabase();
 let gateway: ChildProcess | null = null;
 try {
   const spoolsBefore = await spoolDirs();
@@ -64,6 +67,8 @@ try {
   const fileBytes = await largePdf(pdfPath);
   // Twenty reports from one address: the flood limit (10 per client) is not what is measured here.
   const running = await startGateway(sim.apiUrl, {
+    DATABASE_URL: database.url,
+    STORE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     CASE_SUBMISSIONS_MAX_GLOBAL: '100000',
   });
@@ -123,5 +128,8 @@ try {
 } finally {
   gateway?.kill('SIGTERM');
   await sim.close();
+  // The gateway needs a moment to let go of its connections before its database is dropped.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await database.drop().catch(() => undefined);
   await rm(work, { recursive: true, force: true });
 }
