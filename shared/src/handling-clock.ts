@@ -65,26 +65,104 @@ export function wibToday(now: number = Date.now()): string {
  * wall time 'YYYY-MM-DDTHH:mm:ss'; null when unreadable or not a plausible date (year 1900–2999).
  */
 export function normaliseWallTime(value: string | null | undefined): string | null {
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value?.trim() ?? '');
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value?.trim() ?? '');
   if (!match) return null;
-  const [, day, hh = '00', mm = '00', ss = '00'] = match;
+  const [, yyyy = '', mo = '', dd = '', hh = '00', mm = '00', ss = '00'] = match;
   // Years outside 1900–2999 are no filing date (and would leave the 4-digit form in arithmetic).
-  const year = Number(day!.slice(0, 4));
+  const year = Number(yyyy);
   if (year < 1900 || year > 2999 || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return null;
-  const date = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) return null;
-  return `${day}T${hh}:${mm}:${ss}`;
+  const month = Number(mo);
+  const day = Number(dd);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return `${yyyy}-${mo}-${dd}T${hh}:${mm}:${ss}`;
 }
 
-const dayNumber = (isoDay: string) => Date.parse(`${isoDay}T00:00:00Z`) / 86_400_000;
+// Calendar arithmetic on day numbers, not Date objects: a case list computes two deadlines per row,
+// and building, normalising and printing Dates was the list's largest cost of its own (issue 10).
+
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** Days in month `m` (1–12) of year `y` (proleptic Gregorian). */
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return isLeapYear(y) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** The date of a day number (inverse of daysFromCivil). */
+function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * 'YYYY-MM-DD' as [year, month, day] when it is a real date of the years 1000–9999, else null. Any
+ * other string goes the slow way (through Date, as before), so odd input behaves exactly as it did.
+ */
+function parseIsoDay(isoDay: string): [number, number, number] | null {
+  if (!ISO_DAY.test(isoDay)) return null;
+  const y = Number(isoDay.slice(0, 4));
+  const m = Number(isoDay.slice(5, 7));
+  const d = Number(isoDay.slice(8, 10));
+  if (y < 1000 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
+  return [y, m, d];
+}
+
+/** [year, month, day] as 'YYYY-MM-DD', or null outside the years 1000–9999 (Date prints those otherwise). */
+function formatIsoDay([y, m, d]: [number, number, number]): string | null {
+  if (y < 1000 || y > 9999) return null;
+  return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+}
+
+const dayNumber = (isoDay: string) => {
+  const parts = parseIsoDay(isoDay);
+  return parts ? daysFromCivil(...parts) : Date.parse(`${isoDay}T00:00:00Z`) / 86_400_000;
+};
 
 /** `isoDay` + `days` calendar days. */
 export function addDays(isoDay: string, days: number): string {
+  const parts = parseIsoDay(isoDay);
+  const fast =
+    parts && Number.isInteger(days) ? formatIsoDay(civilFromDays(daysFromCivil(...parts) + days)) : null;
+  if (fast !== null) return fast;
   return new Date(Date.parse(`${isoDay}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** `isoDay` + `months` calendar months, clamped to the month's last day (30 Nov + 3 → 28/29 Feb). */
 export function addMonths(isoDay: string, months: number): string {
+  const parts = parseIsoDay(isoDay);
+  if (parts && Number.isInteger(months)) {
+    const [y, m, d] = parts;
+    const monthIndex = y * 12 + (m - 1) + months;
+    const year = Math.floor(monthIndex / 12);
+    const month = monthIndex - year * 12 + 1;
+    const fast = formatIsoDay([year, month, Math.min(d, daysInMonth(year, month))]);
+    if (fast !== null) return fast;
+  }
   const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
   // setUTCFullYear, not Date.UTC: the latter reads years 0–99 as 1900–1999.
   const target = new Date(0);

@@ -51,6 +51,113 @@ describe('calendar arithmetic in WIB', () => {
   });
 });
 
+/**
+ * The Date-based calendar helpers the arithmetic ones replaced (issue 10): every answer must stay the
+ * same, also for the odd inputs that still go through Date.
+ */
+const byDate = {
+  normaliseWallTime(value: string | null | undefined): string | null {
+    const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value?.trim() ?? '');
+    if (!match) return null;
+    const [, day, hh = '00', mm = '00', ss = '00'] = match;
+    const year = Number(day!.slice(0, 4));
+    if (year < 1900 || year > 2999 || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return null;
+    const date = new Date(`${day}T00:00:00Z`);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) return null;
+    return `${day}T${hh}:${mm}:${ss}`;
+  },
+  addDays(isoDay: string, days: number): string {
+    return new Date(Date.parse(`${isoDay}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  },
+  addMonths(isoDay: string, months: number): string {
+    const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
+    const target = new Date(0);
+    target.setUTCFullYear(y, m - 1 + months, 1);
+    const monthEnd = new Date(0);
+    monthEnd.setUTCFullYear(target.getUTCFullYear(), target.getUTCMonth() + 1, 0);
+    target.setUTCDate(Math.min(d, monthEnd.getUTCDate()));
+    return target.toISOString().slice(0, 10);
+  },
+};
+
+/** What each helper answers: its value, or the name of the error it throws. */
+const outcome = (f: () => string | null) => {
+  try {
+    return f();
+  } catch (error) {
+    return `throws ${(error as Error).name}`;
+  }
+};
+
+describe('calendar arithmetic without Date objects', () => {
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  // Days 0–32 and months 0–13 on purpose: impossible dates must be refused exactly as before.
+  // Century years (leap only every 400) and the edges of the 4-digit form, often.
+  const year = fc.oneof(
+    fc.integer({ min: 0, max: 9999 }),
+    fc.integer({ min: 0, max: 99 }).map((century) => century * 100),
+    fc.constantFrom(999, 1000, 1899, 1900, 2999, 3000, 9998, 9999),
+  );
+  const isoDay = fc
+    .tuple(year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+    .map(([y, m, d]) => `${pad(y, 4)}-${pad(m)}-${pad(d)}`);
+  const realDay = fc
+    .date({
+      min: new Date('0001-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    })
+    .map((d) => d.toISOString().slice(0, 10));
+
+  it('knows the century leap years', () => {
+    expect(addMonths('1999-11-30', 3)).toBe('2000-02-29');
+    expect(addMonths('2099-11-30', 3)).toBe('2100-02-28');
+    expect(normaliseWallTime('2000-02-29 10:00')).toBe('2000-02-29T10:00:00');
+    expect(normaliseWallTime('1900-02-29 10:00')).toBeNull();
+    expect(addDays('2000-02-28', 1)).toBe('2000-02-29');
+    expect(addDays('2100-02-28', 1)).toBe('2100-03-01');
+  });
+
+  it('adds days as Date did, across centuries, leap years and year 9999', () => {
+    fc.assert(
+      fc.property(fc.oneof(isoDay, realDay), fc.integer({ min: -400_000, max: 400_000 }), (day, days) => {
+        expect(outcome(() => addDays(day, days))).toBe(outcome(() => byDate.addDays(day, days)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('adds months as Date did, clamped to the month end', () => {
+    fc.assert(
+      fc.property(fc.oneof(isoDay, realDay), fc.integer({ min: -30, max: 30 }), (day, months) => {
+        expect(outcome(() => addMonths(day, months))).toBe(outcome(() => byDate.addMonths(day, months)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads legacy dates as Date did, valid or not', () => {
+    const legacy = fc
+      .tuple(
+        fc.oneof(isoDay, realDay),
+        fc.constantFrom('', 'T', ' ', 'x'),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.option(fc.integer({ min: 0, max: 99 })),
+        fc.constantFrom('', '.123', 'Z', '+07:00'),
+      )
+      .map(([day, sep, h, m, s, tail]) =>
+        sep === '' ? day : `${day}${sep}${pad(h)}:${pad(m)}${s === null ? '' : `:${pad(s)}`}${tail}`,
+      );
+    fc.assert(
+      fc.property(fc.oneof(legacy, fc.string()), (value) => {
+        expect(normaliseWallTime(value)).toBe(byDate.normaliseWallTime(value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('any readable legacy date', () => {
   it('gives a clock without throwing, whatever the year or the day', () => {
     const legacyDate = fc
