@@ -12,13 +12,14 @@
  *    medians printed per target with the ratios to the passthrough.
  *
  * The machine may be shared: compare the ratios within one run, not absolute figures across runs.
- * BENCH_BASELINE=<git revision>: one more target, the gateway of that revision (its gateway/src,
- * extracted into gateway/.bench-baseline, git-ignored) as one process: before and after in one run.
+ * BENCH_BASELINE=<git revision>: one more target, the gateway of that revision (its gateway/src and
+ * shared/, extracted into gateway/.bench-baseline, git-ignored) as one process: before and after in
+ * one run. Its packages are today's (node_modules is not part of the revision).
  * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5 for the case list, BENCH_OTHER_SECONDS 3 for the other
  * paths), BENCH_PATHS (comma list of path names; default all), BENCH_CONNECTIONS ("10,50").
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -356,17 +357,26 @@ try {
     const gatewayDir = join(import.meta.dirname, '..');
     const baselineDir = join(gatewayDir, '.bench-baseline');
     rmSync(baselineDir, { recursive: true, force: true });
+    // The revision's gateway/src AND shared/ (a change in shared/ is part of what is measured), wired
+    // so that the baseline's `@wbs/shared` is its own copy; every other package resolves as usual.
     execFileSync(
       'sh',
-      ['-c', `mkdir -p ${baselineDir} && git archive ${baselineRev} src | tar -x -C ${baselineDir}`],
-      {
-        cwd: gatewayDir,
-      },
+      [
+        '-c',
+        `mkdir -p ${baselineDir} && git archive ${baselineRev} gateway/src shared openapi | tar -x -C ${baselineDir}`,
+      ],
+      { cwd: join(gatewayDir, '..') },
+    );
+    mkdirSync(join(baselineDir, 'gateway', 'node_modules', '@wbs'), { recursive: true });
+    symlinkSync(join(baselineDir, 'shared'), join(baselineDir, 'gateway', 'node_modules', '@wbs', 'shared'));
+    symlinkSync(
+      join(gatewayDir, '..', 'shared', 'node_modules'),
+      join(baselineDir, 'shared', 'node_modules'),
     );
     const base = await startGateway(
       upstreamUrl,
       { ...sharedEnv, GATEWAY_WORKERS: '1' },
-      '.bench-baseline/src/server.ts',
+      '.bench-baseline/gateway/src/server.ts',
     );
     targets.push({
       name: `gateway before (${baselineRev.slice(0, 7)}), 1 process`,
