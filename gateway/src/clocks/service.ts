@@ -8,6 +8,7 @@
  * A failing store never fails the case reply: the clock is then null (the overdue filter and the
  * dashboard tile, which are nothing but clocks, answer 503 instead).
  */
+import type { CaseStatusRow } from '@wbs/shared/api/reference';
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import {
   addDays,
@@ -131,11 +132,19 @@ function rememberClockRows(request: FastifyRequest, rows: readonly ClockRowInput
 
 type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
 
+/** The final ids of each status table the reference cache handed out (its tables are frozen, shared). */
+const finalIdsOfTable = new WeakMap<readonly CaseStatusRow[], ReadonlySet<number>>();
+
 /** A final status: the legacy does not list it as open (decision #29). Unknown table: nothing is final. */
-async function finalStatusIds(request: FastifyRequest): Promise<Set<number>> {
+async function finalStatusIds(request: FastifyRequest): Promise<ReadonlySet<number>> {
   try {
     const table = await loadStatusTable(request);
-    return new Set(table.filter((s) => !s.open).map((s) => s.id));
+    let finals = finalIdsOfTable.get(table);
+    if (!finals) {
+      finals = new Set(table.filter((s) => !s.open).map((s) => s.id));
+      finalIdsOfTable.set(table, finals);
+    }
+    return finals;
   } catch (error) {
     request.log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
     return new Set();
@@ -143,7 +152,7 @@ async function finalStatusIds(request: FastifyRequest): Promise<Set<number>> {
 }
 
 /** Acknowledgement and answer as the legacy's activity log alone shows them. */
-function logFactsOf(c: LegacyCase, finals: Set<number>): LogFacts {
+function logFactsOf(c: LegacyCase, finals: ReadonlySet<number>): LogFacts {
   const filedAt = normaliseWallTime(c.caseCreated) ?? '';
   const events = statusChangeEvents(
     (c.caselogs ?? []).map((log) => ({
