@@ -34,8 +34,11 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       // Who read which report is part of the reporter's protection: every read is on record.
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
       const audience = audienceOf(subjectOf(request));
-      const hidden = audience.handler && (await pelaporHidesIdentity(request, found));
-      const handling = await clockOfCase(request, found);
+      // Independent reads (the legacy's pelapor record, the store's clock facts): side by side.
+      const [hidden, handling] = await Promise.all([
+        audience.handler ? pelaporHidesIdentity(request, found) : false,
+        clockOfCase(request, found),
+      ]);
       const detail = presentCaseDetail(found, audience, hidden, handling);
       if (showsIdentity(detail)) await recordIdentityRead(request, found, 'case-read');
       return detail;
