@@ -21,10 +21,13 @@ export function displayToIso(display: string): IsoDate | null {
   return isValidIsoDate(iso) ? iso : null;
 }
 
+/** A real calendar day written YYYY-MM-DD (years 0000–9999). */
 export function isValidIsoDate(iso: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso;
+  const year = Number(iso.slice(0, 4));
+  const month = Number(iso.slice(5, 7));
+  const day = Number(iso.slice(8, 10));
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 /** Legacy `DatePeriodRange` / `rangeDate` from two ISO dates. */
@@ -43,4 +46,45 @@ export function currentMonthRange(today = new Date()): { from: IsoDate; to: IsoD
 export function monthToDateRange(today = new Date()): { from: IsoDate; to: IsoDate } {
   const first = new Date(today.getFullYear(), today.getMonth(), 1);
   return { from: toIsoDate(first), to: toIsoDate(today) };
+}
+
+// Calendar arithmetic on day numbers, not Date objects: a case list checks its dates and computes two
+// deadlines per row, and building, normalising and printing Dates was the list's largest own cost
+// (issue 10).
+
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** Days in month `m` (1–12) of year `y` (proleptic Gregorian). */
+export function daysInMonth(y: number, m: number): number {
+  if (m === 2) return isLeapYear(y) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** The date of a day number (inverse of daysFromCivil). */
+export function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
 }

@@ -10,6 +10,8 @@
  *   public holidays count: decision #138); a deadline holds until the end of its day in WIB.
  */
 
+import { civilFromDays, daysFromCivil, daysInMonth } from './dates.ts';
+
 /** Days after filing to acknowledge, and months after filing to answer: the group's defaults. */
 export const DEFAULT_ACK_DAYS = 7;
 export const DEFAULT_FEEDBACK_MONTHS = 3;
@@ -75,46 +77,6 @@ export function normaliseWallTime(value: string | null | undefined): string | nu
   const day = Number(dd);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   return `${yyyy}-${mo}-${dd}T${hh}:${mm}:${ss}`;
-}
-
-// Calendar arithmetic on day numbers, not Date objects: a case list computes two deadlines per row,
-// and building, normalising and printing Dates was the list's largest cost of its own (issue 10).
-
-const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-/** Days in month `m` (1–12) of year `y` (proleptic Gregorian). */
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return isLeapYear(y) ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
-
-/** The date of a day number (inverse of daysFromCivil). */
-function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const mp = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

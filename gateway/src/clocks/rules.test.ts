@@ -1,4 +1,6 @@
 /** The clock rules of shared/src/handling-clock.ts: calendar arithmetic, states, events (with generated cases). */
+
+import { isValidIsoDate } from '@wbs/shared/dates';
 import {
   addDays,
   addMonths,
@@ -287,5 +289,31 @@ describe('acknowledgement and answer from events', () => {
         expect(['acknowledgement', 'feedback', 'done']).toContain(clock.stage);
       }),
     );
+  });
+});
+
+describe('the request date check', () => {
+  it('accepts exactly the days Date accepted', () => {
+    const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+    const byDate = (iso: string) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
+      const date = new Date(`${iso}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso;
+    };
+    const year = fc.oneof(
+      fc.integer({ min: 0, max: 9999 }),
+      fc.integer({ min: 0, max: 99 }).map((century) => century * 100),
+    );
+    const day = fc
+      .tuple(year, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${pad(y, 4)}-${pad(m)}-${pad(d)}`);
+    fc.assert(
+      fc.property(fc.oneof(day, fc.string()), (iso) => {
+        expect(isValidIsoDate(iso)).toBe(byDate(iso));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(isValidIsoDate('2000-02-29')).toBe(true);
+    expect(isValidIsoDate('1900-02-29')).toBe(false);
   });
 });
