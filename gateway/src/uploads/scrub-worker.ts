@@ -19,8 +19,6 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { isMainThread, type MessagePort } from 'node:worker_threads';
 import {
   ParseSpeeds,
@@ -37,6 +35,7 @@ import {
 import type Sharp from 'sharp';
 import type Yauzl from 'yauzl';
 import type Yazl from 'yazl';
+import { startGarbageCollection } from './garbage.ts';
 
 export type ScrubTask = {
   kind: 'image' | 'pdf' | 'office';
@@ -87,31 +86,14 @@ if (!isMainThread) {
   console.warn = () => {};
 }
 
-/** From this size on, a file is followed by a garbage collection (see below). */
-const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
-
 /**
- * A full garbage collection of this worker's heap is started after every large file. A 10 MB PDF leaves
- * ~30 MB of buffers behind (the file read, pdf-lib's copies of its streams, the rewritten file) that
- * V8 would free only much later, so the next file's buffers came on top of them (measured, one worker
- * scrubbing 10 MB PDFs one after the other: peak +84 → +64 MB over the idle process). The collection
- * runs concurrently (`execution: 'async'`), so a file's answer does not wait for it (a blocking one
- * took ~20–35 ms, even after a tiny file). Not after small files: they leave little behind, and a
- * collection after each of them doubled the time of a run of 400 small fuzzed files. `gc` exists only in a context made while `--expose-gc` is
- * on: the flag is switched back at once, so no other context of the process sees a `gc` global.
+ * From this size on, a file is followed by a garbage collection (garbage.ts): a 10 MB PDF leaves
+ * ~30 MB of buffers behind (the file read, pdf-lib's copies of its streams, the rewritten file), and
+ * the next file's came on top of them (one worker scrubbing 10 MB PDFs one after the other: peak
+ * +84 → +64 MB over the idle process). Not after small files: they leave little behind, and a
+ * collection after each of them doubled the time of a run of 400 small fuzzed files.
  */
-type Gc = (options: { type: 'major'; execution: 'async' }) => void;
-function gcFunction(): Gc | null {
-  if (isMainThread) return null;
-  if (typeof globalThis.gc === 'function') return globalThis.gc as unknown as Gc;
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc') as Gc;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
-}
-const gc = gcFunction();
+const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
 
 async function scrubImage(task: ScrubTask, sharp: typeof Sharp): Promise<void> {
   const input = sharp(task.path, {
@@ -295,6 +277,6 @@ export default async function scrub(task: ScrubTask): Promise<void> {
     else if (zip) await scrubOffice(task, zip);
     else await scrubPdf(task);
   } finally {
-    if (task.size >= COLLECT_AFTER_BYTES) gc?.({ type: 'major', execution: 'async' });
+    if (!isMainThread && task.size >= COLLECT_AFTER_BYTES) startGarbageCollection();
   }
 }
