@@ -32,15 +32,18 @@ import {
   PDFRef,
   PDFStream,
 } from 'pdf-lib';
-import sharp from 'sharp';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
+import type Sharp from 'sharp';
+import type Yauzl from 'yauzl';
+import type Yazl from 'yazl';
+import { startGarbageCollection } from './garbage.ts';
 
 export type ScrubTask = {
   kind: 'image' | 'pdf' | 'office';
   detected: string;
   path: string;
   out: string;
+  /** Bytes of the file at `path` (a large one is followed by a garbage collection). */
+  size: number;
   /** Told when the work begins (the pool's time limit starts then). */
   started?: MessagePort;
 };
@@ -53,8 +56,29 @@ const MAX_ZIP_UNCOMPRESSED = 200 * 1024 * 1024;
 /** DOS timestamps carry local time: one fixed date for every entry tells nothing about the author. */
 const FIXED_ZIP_DATE = new Date(1980, 0, 1, 0, 0, 0);
 
-sharp.cache(false);
-sharp.concurrency(1);
+/**
+ * sharp (libvips, ~28 MB of resident native code and data per process) and the zip libraries are
+ * loaded by the first file that needs them, not with the worker: a worker scrubbing only PDFs, the
+ * common case, never carries them (decision 160).
+ */
+let sharpLoaded: Promise<typeof Sharp> | null = null;
+function loadSharp(): Promise<typeof Sharp> {
+  sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return sharpLoaded;
+}
+type Zip = { yauzl: typeof Yauzl; yazl: typeof Yazl };
+let zipLoaded: Promise<Zip> | null = null;
+function loadZip(): Promise<Zip> {
+  zipLoaded ??= Promise.all([import('yauzl'), import('yazl')]).then(([reader, writer]) => ({
+    yauzl: reader.default,
+    yazl: writer.default,
+  }));
+  return zipLoaded;
+}
 // pdf-lib reports every damaged object with console.log/warn: in a worker that would reach the
 // gateway's stdout as unstructured lines between the JSON logs. The task's outcome is what counts.
 if (!isMainThread) {
@@ -62,7 +86,16 @@ if (!isMainThread) {
   console.warn = () => {};
 }
 
-async function scrubImage(task: ScrubTask): Promise<void> {
+/**
+ * From this size on, a file is followed by a garbage collection (garbage.ts): a 10 MB PDF leaves
+ * ~30 MB of buffers behind (the file read, pdf-lib's copies of its streams, the rewritten file), and
+ * the next file's came on top of them (one worker scrubbing 10 MB PDFs one after the other: peak
+ * +84 → +64 MB over the idle process). Not after small files: they leave little behind, and a
+ * collection after each of them doubled the time of a run of 400 small fuzzed files.
+ */
+const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
+
+async function scrubImage(task: ScrubTask, sharp: typeof Sharp): Promise<void> {
   const input = sharp(task.path, {
     limitInputPixels: MAX_IMAGE_PIXELS,
     failOn: 'error',
@@ -169,7 +202,7 @@ const OFFICE_METADATA: Record<string, string> = {
   'docprops/custom.xml': CUSTOM_XML,
 };
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+function openZip(path: string, { yauzl }: Zip): Promise<Yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, zip) =>
       error ? reject(error) : resolve(zip),
@@ -177,8 +210,8 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   });
 }
 
-async function scrubOffice(task: ScrubTask): Promise<void> {
-  const zip = await openZip(task.path);
+async function scrubOffice(task: ScrubTask, libraries: Zip): Promise<void> {
+  const zip = await openZip(task.path, libraries);
   // Any entry stream, the writer or the reader may fail asynchronously: all of them end here.
   let fail: (error: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
@@ -189,14 +222,14 @@ async function scrubOffice(task: ScrubTask): Promise<void> {
   zip.on('error', fail);
   try {
     if (zip.entryCount > MAX_ZIP_ENTRIES) throw new Error('too many zip entries');
-    const entries: yauzl.Entry[] = [];
+    const entries: Yauzl.Entry[] = [];
     let uncompressed = 0;
     for await (const entry of zip.eachEntry()) {
       uncompressed += entry.uncompressedSize;
       if (uncompressed > MAX_ZIP_UNCOMPRESSED) throw new Error('zip expands too much');
       entries.push(entry);
     }
-    const writer = new yazl.ZipFile();
+    const writer = new libraries.yazl.ZipFile();
     writer.on('error', fail);
     const written = pipeline(writer.outputStream as Readable, createWriteStream(task.out, { mode: 0o600 }));
     for (const entry of entries) {
@@ -234,9 +267,16 @@ async function scrubOffice(task: ScrubTask): Promise<void> {
 }
 
 export default async function scrub(task: ScrubTask): Promise<void> {
+  // A library's first load is not the file's work: the time limit starts after it.
+  const sharp = task.kind === 'image' ? await loadSharp() : null;
+  const zip = task.kind === 'office' ? await loadZip() : null;
   task.started?.postMessage('started');
   task.started?.close();
-  if (task.kind === 'image') await scrubImage(task);
-  else if (task.kind === 'pdf') await scrubPdf(task);
-  else await scrubOffice(task);
+  try {
+    if (sharp) await scrubImage(task, sharp);
+    else if (zip) await scrubOffice(task, zip);
+    else await scrubPdf(task);
+  } finally {
+    if (!isMainThread && task.size >= COLLECT_AFTER_BYTES) startGarbageCollection();
+  }
 }

@@ -161,7 +161,10 @@ async function scrubWith(
   const kind = scrubKindOf(file.detected);
   if (kind === 'none') return file;
   const out = `${file.path}.scrubbed`;
-  const outcome = await run({ kind, detected: file.detected, path: file.path, out }, file.size);
+  const outcome = await run(
+    { kind, detected: file.detected, path: file.path, out, size: file.size },
+    file.size,
+  );
   if (outcome.ok) {
     const { size } = await stat(out);
     return { ...file, path: out, size };
