@@ -79,7 +79,8 @@ function chunksOf(bundle: Rollup.OutputBundle, root: string, module: string): st
   const visit = (fileName: string) => {
     if (files.has(fileName)) return;
     files.add(fileName);
-    for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? []) visit(imported);
+    for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? [])
+      visit(imported);
   };
   visit(entry.fileName);
   return [...files].map((file) => `/${file}`);

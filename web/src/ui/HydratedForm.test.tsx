@@ -1,7 +1,7 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import { act } from '@testing-library/react';
-import { renderToString } from 'react-dom/server';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { system } from '../theme.ts';
 import { HydratedForm } from './HydratedForm.tsx';
@@ -41,7 +41,11 @@ describe('a form on a prerendered page', () => {
     container.innerHTML = renderToString(form(() => {}));
     const recoverable = vi.fn();
     await act(async () => {
-      hydrateRoot(container, form(() => {}), { onRecoverableError: recoverable });
+      hydrateRoot(
+        container,
+        form(() => {}),
+        { onRecoverableError: recoverable },
+      );
     });
     expect(container.querySelector('fieldset')?.disabled).toBe(false);
     expect(recoverable).not.toHaveBeenCalled();
