@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { build, type Plugin } from 'vite';
+import { build, type Plugin, type Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const brotli = promisify(brotliCompress);
@@ -53,17 +53,88 @@ function precompress(): Plugin {
 }
 
 /**
- * The landing page, rendered at build time for a guest (src/prerender.tsx) into
- * `dist/prerendered/<path>.html`: the gateway sends it to a visitor without a session cookie
- * (gateway/src/static.ts) and main.tsx hydrates it. Every other route, and a signed-in visitor, gets
+ * The public pages a guest sees first, rendered at build time for a guest (src/prerender.tsx) into
+ * `dist/prerendered/<path>.html`: the gateway sends them to a visitor without a session cookie
+ * (gateway/src/static.ts) and main.tsx hydrates them. Every other route, and a signed-in visitor, gets
  * the empty `index.html` as before.
  *
- * Only pages without form fields: until the app has started (hydrated), a tap on a button does
- * nothing, a form would submit itself natively (Pantau Laporan's number and password into the URL),
- * and this React version does not carry text typed before hydration into the form's state. The
- * wizard and Pantau Laporan therefore stay client-rendered until that is solved.
+ * A page with a form renders it through HydratedForm (src/ui/HydratedForm.tsx): until the app has
+ * started (hydrated), a tap on a button would do nothing, the browser could submit the form natively
+ * (Pantau Laporan's number and password into the URL) and text typed would not reach the form's
+ * state, so its controls stay disabled until the first render after hydration. `module` is the page's
+ * lazily loaded component: its chunks are preloaded with the page instead of after the app starts.
  */
-const PRERENDERED_PAGES: { path: string; file: string }[] = [{ path: '/', file: 'index.html' }];
+const PRERENDERED_PAGES: { path: string; file: string; module?: string }[] = [
+  { path: '/', file: 'index.html' },
+  { path: '/case/create', file: 'case/create.html', module: 'src/case/CaseWizardPage.tsx' },
+  { path: '/admin/checkcase', file: 'admin/checkcase.html', module: 'src/tracking/CheckCasePage.tsx' },
+];
+
+/** The chunks of a lazily loaded module: its own and those it imports statically. */
+function chunksOf(bundle: Rollup.OutputBundle, root: string, module: string): string[] {
+  const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+  const entry = chunks.find((chunk) => chunk.facadeModuleId === join(root, module));
+  if (!entry) throw new Error(`prerender: no chunk for ${module}`);
+  const files = new Set<string>();
+  const visit = (fileName: string) => {
+    if (files.has(fileName)) return;
+    files.add(fileName);
+    for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? [])
+      visit(imported);
+  };
+  visit(entry.fileName);
+  return [...files].map((file) => `/${file}`);
+}
+
+/**
+ * Runs in the browser as a classic deferred script of a prerendered page (its source is this
+ * function's text): asks for the app's scripts only once the page has painted. Fetched with the
+ * markup, they would share a slow connection with it and with the fonts the first paint needs. A tab
+ * opened in the background paints nothing (no animation frame): the timer starts the app there.
+ */
+function startAfterFirstPaint() {
+  const script = document.currentScript as HTMLScriptElement;
+  const { entry = '', preload = '' } = script.dataset;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    // One insertion: each change of the document costs the browser a pass over its large styles.
+    const tags = document.createDocumentFragment();
+    const app = document.createElement('script');
+    app.type = 'module';
+    app.crossOrigin = '';
+    app.src = entry;
+    tags.append(app);
+    for (const href of preload.split(' ').filter(Boolean)) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      tags.append(link);
+    }
+    document.head.append(tags);
+  };
+  requestAnimationFrame(() => setTimeout(start));
+  setTimeout(start, 1000);
+}
+
+/**
+ * The prerendered page's scripts: the shell's module script and preloads (plus `extra` preloads)
+ * replaced by the deferred start script, which loads them after the first paint.
+ */
+function startAfterPaint(shell: string, startScript: string, extra: string[]): string {
+  const entry = shell.match(/<script type="module" crossorigin src="([^"]+)"><\/script>\n?\s*/);
+  if (!entry?.[1]) throw new Error('prerender: no module script in index.html');
+  const preloads = [...shell.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\n?\s*/g)];
+  let html = shell.replace(entry[0], '');
+  for (const link of preloads) html = html.replace(link[0], '');
+  const hrefs = [...new Set([...preloads.map((link) => link[1] ?? ''), ...extra])].filter(
+    (href) => href !== entry[1],
+  );
+  const tag = `<script defer src="/${startScript}" data-entry="${entry[1]}" data-preload="${hrefs.join(' ')}"></script>`;
+  return html.replace('</head>', `  ${tag}\n  </head>`);
+}
 
 /**
  * The app's own stylesheet (the font faces, ~1.5 KB) inline instead of linked, so the first paint
@@ -82,15 +153,27 @@ async function inlineStylesheets(outDir: string, html: string): Promise<string> 
 function prerenderPages(): Plugin {
   let outDir = '';
   let cacheDir = '';
+  let root = '';
+  let startScriptRef = '';
   return {
     name: 'wbs-prerender',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.ssr ? '' : config.build.outDir;
       cacheDir = join(config.root, 'node_modules', '.cache', 'wbs-prerender');
+      root = config.root;
     },
-    async writeBundle() {
+    generateBundle() {
       if (!outDir) return;
+      startScriptRef = this.emitFile({
+        type: 'asset',
+        name: 'start.js',
+        source: `(${startAfterFirstPaint.toString()})();\n`,
+      });
+    },
+    async writeBundle(_options, bundle) {
+      if (!outDir) return;
+      const startScript = this.getFileName(startScriptRef);
       // Rendered by a server build of the same sources (react-dom/server in Node), beside node_modules
       // so its imports resolve.
       await build({
@@ -105,11 +188,10 @@ function prerenderPages(): Plugin {
       const shell = await readFile(join(outDir, 'index.html'), 'utf8');
       for (const page of PRERENDERED_PAGES) {
         const { head, body } = await renderPage(page.path);
-        const html = (await inlineStylesheets(outDir, shell))
+        const lazyChunks = page.module ? chunksOf(bundle, root, page.module) : [];
+        // The page paints from its markup alone; its scripts (hydration) are asked for after that.
+        const html = startAfterPaint(await inlineStylesheets(outDir, shell), startScript, lazyChunks)
           .replace('</head>', `  ${head}\n  </head>`)
-          // The page paints from its markup alone: its scripts (hydration) must not be fetched ahead
-          // of what the paint needs, nor be taken for render-blocking.
-          .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"')
           .replace('<div id="root"></div>', `<div id="root" data-prerendered="guest">${body}</div>`);
         if (!html.includes('data-prerendered'))
           throw new Error('prerender: <div id="root"></div> not found in index.html');

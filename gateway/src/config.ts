@@ -161,7 +161,7 @@ const envSchema = v.object({
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
   // One by default, whatever the cores: each thread holds ~65 MB while it scrubs a 10 MB PDF, and with
-  // GATEWAY_WORKERS every gateway process has a pool of its own (decision 161).
+  // GATEWAY_WORKERS every gateway process has a pool of its own (decision 154).
   SCRUB_THREADS: intString('SCRUB_THREADS', 1, 0, 64),
   SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
   SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),

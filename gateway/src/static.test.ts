@@ -13,6 +13,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html.br'), brotliCompressSync('<!doctype html><title>WBS</title>'));
   writeFileSync(join(dir, 'app.js'), 'console.log(1)');
   mkdirSync(join(dir, 'prerendered', 'case'), { recursive: true });
+  mkdirSync(join(dir, 'prerendered', 'admin'), { recursive: true });
+  writeFileSync(
+    join(dir, 'prerendered', 'admin', 'checkcase.html'),
+    '<!doctype html><title>WBS</title><p>Pantau Laporan</p>',
+  );
   writeFileSync(join(dir, 'prerendered', 'index.html'), '<!doctype html><title>WBS</title><p>Beranda</p>');
   writeFileSync(
     join(dir, 'prerendered', 'case', 'create.html'),
@@ -53,6 +58,23 @@ describe('web app and docs', () => {
     expect(signedIn.body).toBe('<!doctype html><title>WBS</title>');
     const other = await withSpa.app.inject({ method: 'GET', url: '/case' });
     expect(other.body).toBe('<!doctype html><title>WBS</title>');
+  });
+
+  it('sends the prerendered Pantau Laporan under /admin to guests only, and no other /admin page', async () => {
+    const guest = await withSpa.app.inject({ method: 'GET', url: '/admin/checkcase' });
+    expect(guest.body).toContain('<p>Pantau Laporan</p>');
+    expect(guest.headers.vary).toContain('Cookie');
+    expect(guest.headers['cache-control']).toBe('no-cache');
+    const signedIn = await withSpa.app.inject({
+      method: 'GET',
+      url: '/admin/checkcase',
+      cookies: { wbs_session: 'x' },
+    });
+    expect(signedIn.body).toBe('<!doctype html><title>WBS</title>');
+    for (const url of ['/admin', '/admin/case', '/admin/checkcase/x', '/admin/checkcase/']) {
+      const other = await withSpa.app.inject({ method: 'GET', url });
+      expect(other.body, url).toBe('<!doctype html><title>WBS</title>');
+    }
   });
 
   it('never lets a browser cache the HTML, compressed or not (a deploy must reach open tabs)', async () => {

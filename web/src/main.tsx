@@ -13,9 +13,14 @@ if (!root) throw new Error('#root missing');
 // replaced. As a transition, the first render yields to the browser every few milliseconds instead
 // of holding the main thread for the whole tree (a phone's taps and paints are not blocked).
 const guest = root.dataset.prerendered === 'guest';
+// `data-started` marks the moment the app handles the page (browser journeys wait for it).
+const started = () => {
+  root.dataset.started = '';
+  replayHeldTaps();
+};
 const app = (
   <StrictMode>
-    <AppRoot guest={guest} onStarted={replayHeldTaps} />
+    <AppRoot guest={guest} onStarted={started} />
   </StrictMode>
 );
 startTransition(() => {

@@ -106,6 +106,9 @@ describe('the reporter never loses a report', () => {
     const { page } = guest;
     const main = page.getByRole('main');
     await page.goto('/');
+    // The landing page is prerendered: a link tapped before the app starts is followed natively
+    // (a fresh page load); this journey is about the app loading the wizard's chunk itself.
+    await page.locator('#root[data-started]').waitFor({ state: 'attached' });
 
     // A connection that drops once: the wizard's chunk is fetched again and simply appears.
     let failures = 1;
@@ -122,6 +125,7 @@ describe('the reporter never loses a report', () => {
     const fresh = await journey.actor('guest-chunks-lasting');
     const other = fresh.page;
     await other.goto('/');
+    await other.locator('#root[data-started]').waitFor({ state: 'attached' });
     let blocked = true;
     await other.route(/\/assets\/CheckCasePage-[^/]+\.js$/, (route) =>
       blocked ? route.fulfill({ status: 404, body: 'not found' }) : route.continue(),

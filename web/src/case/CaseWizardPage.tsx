@@ -8,6 +8,7 @@ import { useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
 import { preloadConfirmDialog, useConfirm } from '../ui/ConfirmDialog.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { HydratedForm } from '../ui/HydratedForm.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { notify, preloadToaster } from '../ui/toaster.tsx';
@@ -230,8 +231,7 @@ export default function CaseWizardPage() {
         </Stack>
         <StepIndicator step={step} />
         <Box bg="bg.panel" borderWidth="1px" rounded="xl" p={{ base: '4', md: '8' }}>
-          <form
-            noValidate
+          <HydratedForm
             onSubmit={(e) => {
               e.preventDefault();
               if (step < LAST_STEP) next();
@@ -260,7 +260,7 @@ export default function CaseWizardPage() {
                 </Button>
               )}
             </Flex>
-          </form>
+          </HydratedForm>
         </Box>
       </Stack>
       {created && (

@@ -8,6 +8,7 @@ import type { CaseDetailView as CaseDetailViewComponent } from '../case/CaseDeta
 import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
 import type { CaseAccess } from '../case/messages/access.ts';
 import { FormField } from '../ui/FormField.tsx';
+import { HydratedForm } from '../ui/HydratedForm.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { lazyWithRetry } from '../ui/lazyWithRetry.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
@@ -101,7 +102,7 @@ export default function CheckCasePage() {
             perkembangannya.
           </Text>
         </Stack>
-        <form onSubmit={submit} noValidate>
+        <HydratedForm onSubmit={submit}>
           <Stack gap="4">
             <FormField label="Nomor Laporan" error={errors.caseNumber}>
               <Input
@@ -127,7 +128,7 @@ export default function CheckCasePage() {
               Cari Laporan
             </Button>
           </Stack>
-        </form>
+        </HydratedForm>
       </Box>
     </Container>
   );
