@@ -95,6 +95,21 @@ function chunksOf(bundle: Rollup.OutputBundle, root: string, module: string): st
 function startAfterFirstPaint() {
   const script = document.currentScript as HTMLScriptElement;
   const { entry = '', preload = '' } = script.dataset;
+  // A tap on a button now would do nothing (the app's code is not even asked for yet): it is held
+  // from here on and replayed once the app handles the page (src/earlyTaps.ts takes the list over).
+  const held: HTMLElement[] = [];
+  const hold = (event: Event) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (!button) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    held.push(button);
+  };
+  document.addEventListener('click', hold, true);
+  (window as unknown as { wbsEarlyTaps: unknown }).wbsEarlyTaps = {
+    held,
+    stop: () => document.removeEventListener('click', hold, true),
+  };
   let started = false;
   const start = () => {
     if (started) return;
