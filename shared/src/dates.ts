@@ -21,14 +21,18 @@ export function displayToIso(display: string): IsoDate | null {
   return isValidIsoDate(iso) ? iso : null;
 }
 
-/** A real calendar day written YYYY-MM-DD (years 0000–9999). */
-export function isValidIsoDate(iso: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
+/** A real calendar day written YYYY-MM-DD (years 0000–9999) as [year, month, day], else null. */
+export function parseIsoDate(iso: string): [number, number, number] | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
   const year = Number(iso.slice(0, 4));
   const month = Number(iso.slice(5, 7));
   const day = Number(iso.slice(8, 10));
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return [year, month, day];
 }
+
+/** A real calendar day written YYYY-MM-DD (years 0000–9999). */
+export const isValidIsoDate = (iso: string): boolean => parseIsoDate(iso) !== null;
 
 /** Legacy `DatePeriodRange` / `rangeDate` from two ISO dates. */
 export function toLegacyRange(from: IsoDate, to: IsoDate): string {

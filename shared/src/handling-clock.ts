@@ -10,7 +10,7 @@
  *   public holidays count: decision #138); a deadline holds until the end of its day in WIB.
  */
 
-import { civilFromDays, daysFromCivil, daysInMonth } from './dates.ts';
+import { civilFromDays, daysFromCivil, daysInMonth, parseIsoDate } from './dates.ts';
 
 /** Days after filing to acknowledge, and months after filing to answer: the group's defaults. */
 export const DEFAULT_ACK_DAYS = 7;
@@ -79,19 +79,13 @@ export function normaliseWallTime(value: string | null | undefined): string | nu
   return `${yyyy}-${mo}-${dd}T${hh}:${mm}:${ss}`;
 }
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * 'YYYY-MM-DD' as [year, month, day] when it is a real date of the years 1000–9999, else null. Any
  * other string goes the slow way (through Date, as before), so odd input behaves exactly as it did.
  */
 function parseIsoDay(isoDay: string): [number, number, number] | null {
-  if (!ISO_DAY.test(isoDay)) return null;
-  const y = Number(isoDay.slice(0, 4));
-  const m = Number(isoDay.slice(5, 7));
-  const d = Number(isoDay.slice(8, 10));
-  if (y < 1000 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
-  return [y, m, d];
+  const parts = parseIsoDate(isoDay);
+  return parts && parts[0] >= 1000 ? parts : null;
 }
 
 /** [year, month, day] as 'YYYY-MM-DD', or null outside the years 1000–9999 (Date prints those otherwise). */
