@@ -4,6 +4,7 @@
  * company, already checked against the caller's scope by the route.
  */
 import { type HandlingDeadlines, wibWallTime } from '@wbs/shared/handling-clock';
+import type { StoreDb } from '../store/database.ts';
 import { eq, inArray, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { caseClock, handlingDeadline } from '../store/schema.ts';
@@ -79,6 +80,40 @@ export type ClockInputs = {
   messages: Map<number, string[]>;
 };
 
+const placeholder = sql.placeholder;
+
+/**
+ * The clock-inputs query, built once per database and prepared under a fixed name: PostgreSQL then
+ * plans it once per connection instead of on every read. Planning its three aggregates cost about
+ * 0.7 ms of the server's CPU against 0.2 ms of running them, on every case detail and on every list
+ * page that is not cached, and on a shared host that CPU was the case detail's bound. The case ids
+ * travel as ONE array parameter, so the text stays the same whatever the page size.
+ */
+function clockInputsQuery(db: StoreDb) {
+  return db
+    .select({
+      deadlines: sql<unknown>`(select json_build_object('ackDays', ack_days, 'feedbackMonths', feedback_months)
+         from handling_deadline where company_id = ${placeholder('companyId')})`,
+      clocks: sql<unknown>`(select coalesce(json_agg(json_build_object(
+          'caseId', case_id, 'filedAt', filed_at, 'ackDays', ack_days, 'feedbackMonths', feedback_months,
+          'statusIdSeen', status_id_seen, 'logAcknowledgedAt', log_acknowledged_at,
+          'logAnsweredAt', log_answered_at)), '[]'::json)
+         from case_clock where company_id = ${placeholder('companyId')}
+          and case_id = any(${placeholder('caseIds')}::integer[]))`,
+      messages: sql<unknown>`(select coalesce(json_agg(json_build_object('caseId', case_id, 'ms', ms) order by case_id, rank), '[]'::json)
+         from (select case_id, (extract(epoch from created_at) * 1000)::float8 as ms,
+                      row_number() over (partition by case_id order by id) as rank
+                 from case_message
+                where company_id = ${placeholder('companyId')}
+                  and case_id = any(${placeholder('caseIds')}::integer[]) and author_kind = 'handler') m
+        where rank <= 2)`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare('wbs_clock_inputs');
+}
+
+const clockInputsQueries = new WeakMap<StoreDb, ReturnType<typeof clockInputsQuery>>();
+
 /**
  * Everything a list of clocks needs from the store, in ONE round trip (a case list is the hottest
  * path of the gateway: three queries meant three waits for a pool connection under load).
@@ -88,27 +123,12 @@ export async function clockInputsOf(
   companyId: number,
   caseIds: readonly number[],
 ): Promise<ClockInputs> {
-  const ids = sql`array[${sql.join(
-    (caseIds.length ? caseIds : [0]).map((id) => sql`${id}`),
-    sql`, `,
-  )}]::integer[]`;
-  const result = (await store.db.execute(sql`
-    select
-      (select json_build_object('ackDays', ack_days, 'feedbackMonths', feedback_months)
-         from handling_deadline where company_id = ${companyId}) as deadlines,
-      (select coalesce(json_agg(json_build_object(
-          'caseId', case_id, 'filedAt', filed_at, 'ackDays', ack_days, 'feedbackMonths', feedback_months,
-          'statusIdSeen', status_id_seen, 'logAcknowledgedAt', log_acknowledged_at,
-          'logAnsweredAt', log_answered_at)), '[]'::json)
-         from case_clock where company_id = ${companyId} and case_id = any(${ids})) as clocks,
-      (select coalesce(json_agg(json_build_object('caseId', case_id, 'ms', ms) order by case_id, rank), '[]'::json)
-         from (select case_id, (extract(epoch from created_at) * 1000)::float8 as ms,
-                      row_number() over (partition by case_id order by id) as rank
-                 from case_message
-                where company_id = ${companyId} and case_id = any(${ids}) and author_kind = 'handler') m
-        where rank <= 2) as messages
-  `)) as unknown as { rows: { deadlines: unknown; clocks: unknown; messages: unknown }[] };
-  const [row] = result.rows;
+  let query = clockInputsQueries.get(store.db);
+  if (!query) {
+    query = clockInputsQuery(store.db);
+    clockInputsQueries.set(store.db, query);
+  }
+  const [row] = await query.execute({ companyId, caseIds: [...caseIds] });
   // node-postgres parses json columns; PGlite may hand them over as text.
   const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
   const deadlines = json<HandlingDeadlines | null>(row?.deadlines ?? null);
