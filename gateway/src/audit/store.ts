@@ -8,7 +8,7 @@
  * runs (`AuditAppender`). (PGlite runs one transaction at a time anyway.)
  */
 import type { StoreDb } from '../store/database.ts';
-import { and, asc, eq, gt, gte, lt, lte, type SQL } from '../store/drizzle.ts';
+import { and, asc, eq, gt, gte, lt, lte, type SQL, sql } from '../store/drizzle.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import {
   type AuditActor,
@@ -39,30 +39,40 @@ export async function appendAuditRun(db: StoreDb, entries: readonly AuditEntry[]
     const now = new Date();
     let tail: AppendedLink = { seq: head.seq, hash: head.hash };
     const links: AppendedLink[] = [];
-    const rows: (typeof auditRecord.$inferInsert)[] = [];
+    // Column names as in the table: json_populate_recordset reads them by name.
+    const rows: Record<string, string | number | null>[] = [];
     for (const entry of entries) {
       const seq = tail.seq + 1;
-      const at = entry.at ?? now;
-      const body = canonicalBody({ ...entry, seq, at: at.toISOString() });
+      const at = (entry.at ?? now).toISOString();
+      const body = canonicalBody({ ...entry, seq, at });
       const hash = linkHash(tail.hash, body);
       const actor: AuditActor = entry.actor;
       rows.push({
         seq,
         at,
-        actorUserId: actor.userId,
-        actorUserType: actor.userType,
-        actorCompanyId: actor.companyId,
-        actorPartnerId: actor.partnerId,
+        actor_user_id: actor.userId,
+        actor_user_type: actor.userType,
+        actor_company_id: actor.companyId,
+        actor_partner_id: actor.partnerId,
         event: entry.event,
         body,
-        prevHash: tail.hash,
+        prev_hash: tail.hash,
         hash,
       });
       tail = { seq, hash };
       links.push(tail);
     }
-    await tx.insert(auditRecord).values(rows);
-    await tx.update(auditChainHead).set(tail).where(eq(auditChainHead.id, 1));
+    // The run's records travel as ONE json parameter, and the head moves in the same statement: one
+    // round trip whatever the run's length. Built by drizzle column by column, a run of 50 records
+    // (500 parameters) cost about a tenth of a busy gateway's CPU on a case detail.
+    await tx.execute(sql`
+      with inserted as (
+        insert into audit_record (seq, at, actor_user_id, actor_user_type, actor_company_id,
+                                  actor_partner_id, event, body, prev_hash, hash)
+        select seq, at, actor_user_id, actor_user_type, actor_company_id,
+               actor_partner_id, event, body, prev_hash, hash
+          from json_populate_recordset(null::audit_record, ${JSON.stringify(rows)}::json))
+      update audit_chain_head set seq = ${tail.seq}, hash = ${tail.hash} where id = 1`);
     return links;
   });
 }
