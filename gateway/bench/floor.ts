@@ -252,8 +252,23 @@ if (!admin) throw new Error('legacy-sim has no admin.kahuripan');
 
 type Target = { name: string; url: string; pid: number; stop(): void };
 const targets: Target[] = [];
+/** Resolves once the process is gone (or after `ms`). */
+async function exitOf(pid: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const cleanup = async () => {
   for (const t of targets) t.stop();
+  // The gateways drain first: dropping their database under them (FORCE) failed a draining worker.
+  await Promise.all(targets.map((t) => exitOf(t.pid, 15_000)));
   upstreamServer.close();
   await sim.close().catch(() => undefined);
   await database.drop().catch(() => undefined);
