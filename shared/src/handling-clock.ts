@@ -80,53 +80,41 @@ export function normaliseWallTime(value: string | null | undefined): string | nu
 }
 
 /**
- * 'YYYY-MM-DD' as [year, month, day] when it is a real date of the years 1000–9999, else null. Any
- * other string goes the slow way (through Date, as before), so odd input behaves exactly as it did.
+ * The arithmetic below takes real calendar days 'YYYY-MM-DD' (years 0000–9999) and whole numbers, and
+ * throws a RangeError on anything else, as the Date-based versions it replaced did on an unreadable day.
+ * Its callers pass days read by normaliseWallTime (1900–2999) or wibToday, and offsets of at most a
+ * year, so a throw means a programming error, not a user's input.
  */
-function parseIsoDay(isoDay: string): [number, number, number] | null {
+function dayParts(isoDay: string): [number, number, number] {
   const parts = parseIsoDate(isoDay);
-  return parts && parts[0] >= 1000 ? parts : null;
+  if (!parts) throw new RangeError('not a calendar day');
+  return parts;
 }
 
-/** [year, month, day] as 'YYYY-MM-DD', or null outside the years 1000–9999 (Date prints those otherwise). */
-function formatIsoDay([y, m, d]: [number, number, number]): string | null {
-  if (y < 1000 || y > 9999) return null;
-  return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+function formatIsoDay([y, m, d]: [number, number, number]): string {
+  if (y < 0 || y > 9999) throw new RangeError('date outside the years 0000-9999');
+  return `${String(y).padStart(4, '0')}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
-const dayNumber = (isoDay: string) => {
-  const parts = parseIsoDay(isoDay);
-  return parts ? daysFromCivil(...parts) : Date.parse(`${isoDay}T00:00:00Z`) / 86_400_000;
-};
+function wholeNumber(n: number): number {
+  if (!Number.isInteger(n)) throw new RangeError('not a whole number');
+  return n;
+}
+
+const dayNumber = (isoDay: string) => daysFromCivil(...dayParts(isoDay));
 
 /** `isoDay` + `days` calendar days. */
 export function addDays(isoDay: string, days: number): string {
-  const parts = parseIsoDay(isoDay);
-  const fast =
-    parts && Number.isInteger(days) ? formatIsoDay(civilFromDays(daysFromCivil(...parts) + days)) : null;
-  if (fast !== null) return fast;
-  return new Date(Date.parse(`${isoDay}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return formatIsoDay(civilFromDays(dayNumber(isoDay) + wholeNumber(days)));
 }
 
 /** `isoDay` + `months` calendar months, clamped to the month's last day (30 Nov + 3 → 28/29 Feb). */
 export function addMonths(isoDay: string, months: number): string {
-  const parts = parseIsoDay(isoDay);
-  if (parts && Number.isInteger(months)) {
-    const [y, m, d] = parts;
-    const monthIndex = y * 12 + (m - 1) + months;
-    const year = Math.floor(monthIndex / 12);
-    const month = monthIndex - year * 12 + 1;
-    const fast = formatIsoDay([year, month, Math.min(d, daysInMonth(year, month))]);
-    if (fast !== null) return fast;
-  }
-  const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
-  // setUTCFullYear, not Date.UTC: the latter reads years 0–99 as 1900–1999.
-  const target = new Date(0);
-  target.setUTCFullYear(y, m - 1 + months, 1);
-  const monthEnd = new Date(0);
-  monthEnd.setUTCFullYear(target.getUTCFullYear(), target.getUTCMonth() + 1, 0);
-  target.setUTCDate(Math.min(d, monthEnd.getUTCDate()));
-  return target.toISOString().slice(0, 10);
+  const [y, m, d] = dayParts(isoDay);
+  const monthIndex = y * 12 + (m - 1) + wholeNumber(months);
+  const year = Math.floor(monthIndex / 12);
+  const month = monthIndex - year * 12 + 1;
+  return formatIsoDay([year, month, Math.min(d, daysInMonth(year, month))]);
 }
 
 function clockOf(dueDate: string, doneAt: string | null, today: string, dueSoonDays: number): Clock {
