@@ -48,6 +48,10 @@ describe('clock inputs on postgresql', () => {
       expect(many.rows.get(7)?.filedAt).toBe('2026-11-02T09:00:00');
       expect(many.rows.size).toBe(1);
     }
+    // No ids at all (a page without readable filing times) is the same statement, answering nothing.
+    const none = await clockInputsOf(store, 3, []);
+    expect(none.rows.size).toBe(0);
+    expect(none.messages.size).toBe(0);
     // Sequential reads reuse the pool's last idle connection: the one asked next.
     const { rows } = (await database.db.execute(
       sql`select name, generic_plans, custom_plans from pg_prepared_statements`,
