@@ -1,14 +1,14 @@
 /**
  * Prometheus metrics (fastify-metrics 14 over @prometheus-io/client, prom-client's maintained
  * successor): request durations by route, legacy call durations and outcomes, upload and scrub
- * counters, refusals (429 rate-limited, 503 busy) and the Node process vitals.
+ * counters, the uploads in progress, refusals (429 rate-limited, 503 busy) and the Node process vitals.
  *
  * Each app has its own registry (`app.telemetry.registry`), so tests may build many apps in one
  * process. It is NEVER served on the public port: `/metrics` there answers 404 like any unknown
  * path. server.ts serves it on a separate listener (METRICS_HOST:METRICS_PORT, 127.0.0.1:9464 by
  * default); with several workers the primary answers with the sum over the workers (decision 116).
  */
-import { Counter, Histogram, Registry } from '@prometheus-io/client';
+import { Counter, Gauge, Histogram, Registry } from '@prometheus-io/client';
 import type { FastifyInstance } from 'fastify';
 import metricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';
@@ -74,6 +74,17 @@ export const metricsPlugin = fp(
       help: 'Requests refused by a limit: 429 rate-limited or 503 busy, by route',
       labelNames: ['route', 'status'] as const,
       registers: [registry],
+    });
+
+    // A slot that is never given back shows here as a level that does not fall between uploads
+    // (at UPLOAD_MAX_SPOOLS every further upload is refused with 503 `busy`).
+    new Gauge({
+      name: 'wbs_upload_spools_active',
+      help: 'Uploads being received, checked or sent on now; each holds one of UPLOAD_MAX_SPOOLS',
+      registers: [registry],
+      collect() {
+        this.set(app.hasDecorator('uploads') ? app.uploads.spools.active : 0);
+      },
     });
 
     app.decorate('telemetry', {

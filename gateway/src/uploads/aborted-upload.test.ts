@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../test/helpers.ts';
+import { buildTestApp, ORIGIN, type TestApp } from '../test/helpers.ts';
 import { guestAnonymousFields, legacyCaseCount, legacyToken, multipart, pdfBytes } from '../test/uploads.ts';
 
 let t: TestApp;
@@ -64,5 +64,45 @@ describe('an upload cut off by the client', () => {
     expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
     expect(lines.find((line) => line.msg === 'request refused')).toMatchObject({ problem: 'bad-request' });
     expect(await legacyCaseCount(t.legacy.apiUrl, admin, 1)).toBe(casesBefore);
+  });
+});
+
+describe('a client that hangs up before its body is read', () => {
+  it('gives its spool slot back, so the next reporter is not refused as busy', async () => {
+    const evidence = await pdfBytes();
+    const { payload, headers } = await multipart(guestAnonymousFields(), [
+      { field: 'evidence', name: 'bukti.pdf', bytes: evidence, type: 'application/pdf' },
+    ]);
+    const head =
+      `POST /api/v1/cases HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+      `Content-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`;
+    // The whole request, then the client's side of the connection shut at once (FIN): Node's server
+    // ends such a request before the route has read a byte of its body. More hang-ups than slots.
+    const hangUps = t.app.config.uploads.maxSpools * 3;
+    await Promise.all(
+      Array.from(
+        { length: hangUps },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(port, '127.0.0.1', () =>
+              socket.end(Buffer.concat([Buffer.from(head), payload])),
+            );
+            socket.on('error', () => resolve());
+            socket.on('close', () => resolve());
+            socket.resume();
+          }),
+      ),
+    );
+    await until(() => t.app.uploads.spools.active === 0, 'every spool slot to be given back');
+    // What ops watch for a leak: the level of uploads in progress is back at 0.
+    expect(await t.app.telemetry.registry.metrics()).toMatch(/^wbs_upload_spools_active 0$/m);
+
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cases',
+      headers: { ...headers, origin: ORIGIN },
+      payload,
+    });
+    expect(reply.statusCode).toBe(201);
   });
 });

@@ -121,6 +121,14 @@ function limitProblem(
   return null;
 }
 
+/**
+ * Whether the client hung up before its body was read to the end (closed tab, lost signal). A request
+ * whose body was read to its end is `destroyed` too (Node auto-destroys it after 'end'): not a hang-up.
+ */
+function clientHungUp(request: FastifyRequest): boolean {
+  return request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded);
+}
+
 async function receive(request: FastifyRequest, rule: FileRule, dir: string): Promise<Upload> {
   const fields: Record<string, string> = {};
   const files: SpooledFile[] = [];
@@ -145,6 +153,12 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
     },
     throwFileSizeLimit: false,
   };
+  // A client that hung up while the request waited (flood limit, spool folder) left a request Node has
+  // already destroyed: its 'close' has passed, so the parser, which ends on 'close', would wait for a
+  // body that never comes and hold a spool slot for good. Checked in the tick the parser starts in.
+  if (clientHungUp(request)) {
+    throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted });
+  }
   try {
     // Inside the try: busboy refuses a Content-Type without a usable boundary as soon as it is created.
     const parts = request.parts(options);
@@ -209,8 +223,7 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
       });
     }
   } catch (error) {
-    const clientGone = request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded);
-    const problem = limitProblem(error, rule, lastField, clientGone);
+    const problem = limitProblem(error, rule, lastField, clientHungUp(request));
     if (problem) throw problem;
     throw error;
   }
@@ -310,12 +323,11 @@ export async function withSpooledUpload<T>(
     const upload = await receive(request, rule, dir)
       .finally(stopWatching)
       .catch((error: unknown) => {
-        // The client hung up mid-upload (closed tab, lost signal): nobody is left to answer and nothing
-        // is wrong with the gateway, so it is a refused request, not an internal error for ops.
-        // (A request whose body was read to its end is `destroyed` too: Node auto-destroys it after
-        // 'end', so that alone does not mean a hang-up; a refusal such as 413 keeps its own answer.)
+        // The client hung up mid-upload: nobody is left to answer and nothing is wrong with the
+        // gateway, so it is a refused request, not an internal error for ops (a refusal such as 413
+        // keeps its own answer).
         if (error instanceof ApiProblem) throw error;
-        if (request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded)) {
+        if (clientHungUp(request)) {
           throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
         }
         throw error;
