@@ -102,8 +102,11 @@ async function rawExchange(
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
     });
     socket.on('close', () => resolve(Buffer.concat(chunks)));
+    // Written, not ended: a client that shuts its side after the body has hung up as far as Node's
+    // server is concerned, which then drops the request unanswered. `Connection: close` ends the
+    // exchange from the server's side once it has answered.
     socket.write(head);
-    socket.end(bytes);
+    socket.write(bytes);
   });
   const split = received.indexOf('\r\n\r\n');
   if (split < 0) throw new Error('the server closed without an answer');
