@@ -5,7 +5,9 @@
  *    turns into a replay upstream serving the recorded replies (it costs almost nothing, so what is
  *    measured is what sits in front of it).
  * 2. Targets, each its own process: the replay upstream direct, a bare @fastify/reply-from
- *    passthrough of the same legacy call, the gateway with one process (GATEWAY_WORKERS=1) and with
+ *    passthrough of the same legacy call, a minimal BFF of the same call (minimal-bff.ts: undici,
+ *    JSON parse, the list presenter and serialiser, nothing else), the gateway with one process
+ *    (GATEWAY_WORKERS=1) and with
  *    every core (default workers), both with every feature on: session, policy, legacy-reply checks,
  *    mapping, info logging (to /dev/null), Redis registry and limits, PostgreSQL store.
  * 3. wrk (Debian's; installed when missing) at c=10 and c=50, rounds interleaved across targets,
@@ -176,9 +178,10 @@ const median = (values: number[]) => {
 
 // ---------------------------------------------------------------- processes
 
-async function startPassthrough(upstreamUrl: string) {
+/** A yardstick server (passthrough.ts, minimal-bff.ts) in front of the upstream, once it answers. */
+async function startYardstick(script: string, upstreamUrl: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'passthrough.ts')], {
+  const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, UPSTREAM_URL: upstreamUrl, PORT: String(port) },
   });
@@ -193,7 +196,7 @@ async function startPassthrough(upstreamUrl: string) {
     }
   }
   child.kill('SIGKILL');
-  throw new Error('passthrough did not start');
+  throw new Error(`${script} did not start`);
 }
 
 function childPids(pid: number): number[] {
@@ -218,6 +221,8 @@ async function rssOf(pid: number): Promise<number[]> {
 
 // ---------------------------------------------------------------- the run
 
+/** The second yardstick (minimal-bff.ts): parse, map and serialise, nothing else. */
+const MINIMAL_BFF = 'minimal BFF (parse, map, serialise)';
 const cores = availableParallelism();
 ensureWrk();
 const sim = await createLegacySim({ dataDir: null, port: 0, testKnobs: false });
@@ -354,13 +359,18 @@ try {
   recordTo = null;
   await sim.close();
 
-  const passthrough = await startPassthrough(upstreamUrl);
-  targets.push({
-    name: 'reply-from passthrough',
-    url: passthrough.url,
-    pid: passthrough.child.pid!,
-    stop: () => passthrough.child.kill('SIGTERM'),
-  });
+  for (const [name, script] of [
+    ['reply-from passthrough', 'passthrough.ts'],
+    [MINIMAL_BFF, 'minimal-bff.ts'],
+  ] as const) {
+    const yardstick = await startYardstick(script, upstreamUrl);
+    targets.push({
+      name,
+      url: yardstick.url,
+      pid: yardstick.child.pid!,
+      stop: () => yardstick.child.kill('SIGTERM'),
+    });
+  }
   // BENCH_PROFILE_DIR: the 1-process gateway writes a CPU profile there when it stops.
   const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
     ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
@@ -407,7 +417,8 @@ try {
   const idleOne = await rssOf(one.child.pid!);
 
   const cookies = new Map<string, string>();
-  for (const t of targets.slice(1)) cookies.set(t.name, await signIn(t.url));
+  for (const t of targets.filter((t) => t.name.startsWith('gateway')))
+    cookies.set(t.name, await signIn(t.url));
 
   const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
   const shotsFor = (path: HotPath) => {
@@ -487,13 +498,14 @@ try {
     }
     const ratios = CONNECTIONS.map((c) => {
       const pass = med('reply-from passthrough', c, 'rps');
+      const minimal = med(MINIMAL_BFF, c, 'rps');
       const parts = shots
         .filter((shot) => shot.name.startsWith('gateway'))
         .map(
           (shot) =>
-            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
+            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (${(med(shot.name, c, 'rps') / minimal).toFixed(2)}× minimal BFF, p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
         );
-      return `c=${c}: ${parts.join(', ')}`;
+      return `c=${c}: minimal BFF ${(minimal / pass).toFixed(2)}×, ${parts.join(', ')}`;
     });
     summary.push(`${path.name.padEnd(18)} ${ratios.join('; ')}`);
   }
