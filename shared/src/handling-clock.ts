@@ -63,11 +63,30 @@ export function wibToday(now: number = Date.now()): string {
 }
 
 /**
+ * Legacy dates already read, with their reading: a case list reads the same 25 on every request.
+ * Bounded (cleared when full); only strings of a date's length are kept.
+ */
+const wallTimes = new Map<string, string | null>();
+const WALL_TIMES_MAX = 20_000;
+const WALL_TIME_MAX_LENGTH = 40;
+
+/**
  * A legacy date ('2026-05-03T08:15:00', '2026-05-03 08:15:00.123', '2026-05-03') as comparable WIB
  * wall time 'YYYY-MM-DDTHH:mm:ss'; null when unreadable or not a plausible date (year 1900–2999).
  */
 export function normaliseWallTime(value: string | null | undefined): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value?.trim() ?? '');
+  if (value === null || value === undefined) return null;
+  if (value.length > WALL_TIME_MAX_LENGTH) return readWallTime(value);
+  let reading = wallTimes.get(value);
+  if (reading !== undefined) return reading;
+  reading = readWallTime(value);
+  if (wallTimes.size >= WALL_TIMES_MAX) wallTimes.clear();
+  wallTimes.set(value, reading);
+  return reading;
+}
+
+function readWallTime(value: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value.trim());
   if (!match) return null;
   const [, yyyy = '', mo = '', dd = '', hh = '00', mm = '00', ss = '00'] = match;
   // Years outside 1900–2999 are no filing date (and would leave the 4-digit form in arithmetic).
