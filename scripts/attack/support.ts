@@ -3,6 +3,8 @@
  * unless it says otherwise, always with a recognisable User-Agent, so the log checks can look for
  * both), signed-in sessions of the seeded demo accounts, and the ids of seeded records to aim at.
  */
+
+import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
 import {
   type Call,
   call,
@@ -117,8 +119,9 @@ export function json<T = Record<string, unknown>>(reply: Reply): T {
   }
 }
 
-export const today = () => new Date().toISOString().slice(0, 10);
-export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+/** Today and earlier days as the system counts them: WIB days (legacy dates, the list filter). */
+export const today = () => wibToday();
+export const daysAgo = (days: number) => addDays(wibToday(), -days);
 
 /** The filters of a case search over the whole seeded year. */
 export const wholeYear = (extra: Record<string, unknown> = {}) => ({

@@ -15,6 +15,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../gateway/src/store/test-databases.ts';
+import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
 import { guarded, SuiteReport } from '../fault/harness.ts';
 import {
   call,
@@ -237,9 +238,9 @@ try {
 
   await guarded(report, 'session', 'one session on both replicas', async () => {
     const cookie = await signIn(`${proxy}`, 'admin.kahuripan', 'Perusahaan#2026!');
-    const today = new Date().toISOString().slice(0, 10);
+    const today = wibToday();
     const search = {
-      from: `${Number(today.slice(0, 4)) - 1}${today.slice(4)}`,
+      from: addDays(today, -365),
       to: today,
       page: 1,
       pageSize: 10,

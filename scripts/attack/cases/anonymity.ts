@@ -11,6 +11,7 @@ import {
   fileReport,
   GUEST_PASSWORD,
   json,
+  today,
 } from '../support.ts';
 
 const SECRET_NAME = 'Nama Rahasia Pelapor Anonim';
@@ -50,8 +51,8 @@ export const anonymityCases: AttackCase[] = [
       const list = await t.send({
         path: '/api/v1/cases/search',
         json: {
-          from: new Date().toISOString().slice(0, 10),
-          to: new Date().toISOString().slice(0, 10),
+          from: today(),
+          to: today(),
           page: 1,
           pageSize: 100,
         },

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { addDays, wibToday } from '../../../shared/src/handling-clock.ts';
 import { guestReportFields } from '../../fault/http.ts';
 import { launchChromium } from '../browser.ts';
 
@@ -217,8 +218,7 @@ export function snackbar(page: Page, text: string | RegExp) {
 
 /** Today and an earlier day in Jakarta time, as YYYY-MM-DD (the case-list date filter). */
 export function jakartaDay(offsetDays = 0): string {
-  const ms = Date.now() + 7 * 3_600_000 - offsetDays * 86_400_000;
-  return new Date(ms).toISOString().slice(0, 10);
+  return addDays(wibToday(), -offsetDays);
 }
 
 // ---- Gateway API helpers (test set-up only; the journeys themselves go through the UI) ----------

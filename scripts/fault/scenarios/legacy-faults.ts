@@ -4,6 +4,7 @@
  * each fault every request succeeds again.
  */
 import { Agent } from 'undici';
+import { wibToday } from '../../../shared/src/handling-clock.ts';
 import type { FaultContext } from '../context.ts';
 import { call, percentile, setKnobs, signIn, sleep } from '../http.ts';
 import { Load } from '../load.ts';
@@ -32,7 +33,7 @@ export async function legacyFaults(ctx: FaultContext): Promise<void> {
   });
   const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!');
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
-  const today = new Date().toISOString().slice(0, 10);
+  const today = wibToday();
   const load = new Load(6, (worker) =>
     worker % 2 === 0
       ? {

@@ -4,6 +4,7 @@
  * really in flight when the signal arrives.
  */
 import { Agent } from 'undici';
+import { wibToday } from '../../../shared/src/handling-clock.ts';
 import type { FaultContext } from '../context.ts';
 import { call, type Reply, setKnobs, signIn, sleep } from '../http.ts';
 
@@ -15,7 +16,7 @@ export async function sigtermDrain(ctx: FaultContext): Promise<void> {
   const area = 'sigterm';
   const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!');
   const agent = new Agent({ connections: IN_FLIGHT, pipelining: 1, keepAliveTimeout: 60_000 });
-  const today = new Date().toISOString().slice(0, 10);
+  const today = wibToday();
   const monthStart = `${today.slice(0, 8)}01`;
   const requestFor = (i: number) => {
     if (i % 3 === 0) return call(ctx.baseUrl, { path: '/api/v1/channels', dispatcher: agent });
