@@ -17,6 +17,7 @@ import { ClusterRegistry, type Registry } from '@prometheus-io/client';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { batchedStdout } from './log-batch.ts';
 
 const DRAIN_LIMIT_MS = 10_000;
 /** More worker deaths than this within a minute: something is wrong with every start; give up. */
@@ -102,7 +103,8 @@ async function runPrimary(): Promise<void> {
 async function runGateway(): Promise<void> {
   // Loaded here, not at the top: a cluster primary never builds the app and stays small.
   const { buildApp } = await import('./app.ts');
-  const app = await buildApp({ config });
+  const logStream = batchedStdout();
+  const app = await buildApp({ config, logStream });
 
   let metricsServer: Server | null = null;
   if (cluster.isWorker) {

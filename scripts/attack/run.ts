@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOG_FLUSH_MS } from '../../gateway/src/log-batch.ts';
 import { SuiteReport } from '../fault/harness.ts';
 import { freePort, type RunningSystem, startSystem } from '../system.ts';
 import { accessCases } from './cases/access.ts';
@@ -122,6 +123,8 @@ try {
   const report = new SuiteReport();
   const tally = { current: [0, 0], contract: [0, 0] };
   for (const c of ordered) {
+    // The gateway writes its log in batches: what the cases before made it write is out by then.
+    if (c === logCases[0]) await new Promise((resolve) => setTimeout(resolve, 2 * LOG_FLUSH_MS));
     let ok = await runCase(report, t, c);
     if (!ok) await new Promise((resolve) => setTimeout(resolve, 200));
     if (gatewayDied) {
