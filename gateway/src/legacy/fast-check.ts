@@ -70,9 +70,6 @@ function compileSchema(schema: Node): Check {
     return name;
   };
 
-  /** A node valibot runs itself (an action, or a node this file does not compile). */
-  const byValibotCall = (item: RunnableItem, typed: boolean) => `${ref(byValibot(item, typed))}(value)`;
-
   function body(node: Node): string {
     if (node.pipe) {
       // The pipe's first item is the schema it was made from (itself piped or not), then its actions.
@@ -146,7 +143,8 @@ function compileSchema(schema: Node): Check {
         return `if (!value || typeof value !== 'object') return FAIL;\nconst out = {};\nlet current;\n${fields.join('\n')}\nreturn out;`;
       }
     }
-    return `return ${byValibotCall(node as unknown as RunnableItem, false)};`;
+    // Any other node, or one with a default computed at run time: valibot runs it itself.
+    return `return ${ref(byValibot(node as unknown as RunnableItem, false))}(value);`;
   }
 
   const root = fn(schema);
