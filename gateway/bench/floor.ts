@@ -11,7 +11,9 @@
  *    every core (default workers), both with every feature on: session, policy, legacy-reply checks,
  *    mapping, info logging (to /dev/null), Redis registry and limits, PostgreSQL store.
  * 3. wrk (Debian's; installed when missing) at c=10 and c=50, rounds interleaved across targets,
- *    medians printed per target with the ratios to the passthrough.
+ *    medians printed per target with the ratios to the passthrough, and each target's CPU time per
+ *    request (its processes' user + system time over the round, from /proc): steadier than requests
+ *    per second when the machine is shared.
  *
  * The machine may be shared: compare the ratios within one run, not absolute figures across runs.
  * BENCH_BASELINE=<git revision>: one more target, the gateway of that revision (its gateway/src and
@@ -94,7 +96,8 @@ async function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
 // ---------------------------------------------------------------- wrk
 
 type Shot = { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
-type WrkResult = { rps: number; p99: number; errors: number };
+/** `cpuUs`: CPU time of the target's processes per answered request (NaN for the in-process upstream). */
+type WrkResult = { rps: number; p99: number; errors: number; cpuUs: number };
 
 const scriptDir = mkdtempSync(join(tmpdir(), 'wbs-floor-'));
 let scriptCount = 0;
@@ -137,7 +140,14 @@ function toMs(value: string, unit: string): number {
   return n;
 }
 
-async function wrk(origin: string, script: string, connections: number, seconds: number): Promise<WrkResult> {
+async function wrk(
+  origin: string,
+  script: string,
+  connections: number,
+  seconds: number,
+  pid: number | null,
+): Promise<WrkResult> {
+  const cpuBefore = pid === null ? Number.NaN : cpuMsOf(pid);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', [
       '-t2',
@@ -167,7 +177,28 @@ async function wrk(origin: string, script: string, connections: number, seconds:
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
   if (Number.isNaN(rps)) throw new Error(`wrk gave no figures:\n${out}`);
-  return { rps, p99, errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
+  const cpuUs = ((cpuMsOf(pid ?? 0) - cpuBefore) * 1000) / requests;
+  return { rps, p99, errors, cpuUs };
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its child processes (cluster workers):
+ * unlike requests per second on a shared machine, CPU per request does not depend on what else runs.
+ */
+function cpuMsOf(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...childPids(pid)]) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 const median = (values: number[]) => {
@@ -445,11 +476,12 @@ try {
       },
     });
     return [
-      { name: 'legacy reply direct', origin: upstreamOrigin, shot: legacyShot },
+      { name: 'legacy reply direct', origin: upstreamOrigin, shot: legacyShot, pid: null },
       ...targets.map((t) => ({
         name: t.name,
         origin: t.url,
         shot: t.name.startsWith('gateway') ? gatewayShot(t) : legacyShot,
+        pid: t.pid,
       })),
     ].map((s) => ({ ...s, script: wrkScript(s.shot) }));
   };
@@ -471,28 +503,31 @@ try {
     for (const c of CONNECTIONS) {
       for (let round = 0; round < ROUNDS; round++) {
         for (const shot of shots) {
-          const result = await wrk(shot.origin, shot.script, c, path.seconds);
+          const result = await wrk(shot.origin, shot.script, c, path.seconds, shot.pid);
           const byC = figures.get(shot.name) ?? new Map<number, WrkResult[]>();
           byC.set(c, [...(byC.get(c) ?? []), result]);
           figures.set(shot.name, byC);
         }
       }
     }
-    const med = (name: string, c: number, key: 'rps' | 'p99') =>
+    const med = (name: string, c: number, key: 'rps' | 'p99' | 'cpuUs') =>
       median((figures.get(name)?.get(c) ?? []).map((r) => r[key]));
     const errorsOf = (name: string) =>
       [...(figures.get(name)?.values() ?? [])].flat().reduce((s, r) => s + r.errors, 0);
-    const header = CONNECTIONS.map((c) => `c=${c} req/s | ratio | p99 c=${c} (ms)`).join(' | ');
+    const header = CONNECTIONS.map((c) => `c=${c} req/s | ratio | p99 c=${c} (ms) | CPU µs/req c=${c}`).join(
+      ' | ',
+    );
     console.log(
       `\n${path.name}: gateway ${path.gateway.method} ${path.gateway.path.split('?')[0]}; legacy ${path.legacyKey.split('?')[0]}`,
     );
     console.log(`| target | ${header} | errors |`);
-    console.log(`|---|${CONNECTIONS.map(() => '---:|---:|---:').join('|')}|---:|`);
+    console.log(`|---|${CONNECTIONS.map(() => '---:|---:|---:|---:').join('|')}|---:|`);
     for (const shot of shots) {
       const cells = CONNECTIONS.map((c) => {
         const rps = med(shot.name, c, 'rps');
         const ratio = rps / med('reply-from passthrough', c, 'rps');
-        return `${rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${med(shot.name, c, 'p99').toFixed(1)}`;
+        const cpu = med(shot.name, c, 'cpuUs');
+        return `${rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${med(shot.name, c, 'p99').toFixed(1)} | ${Number.isNaN(cpu) ? '-' : cpu.toFixed(0)}`;
       });
       console.log(`| ${shot.name} | ${cells.join(' | ')} | ${errorsOf(shot.name)} |`);
     }
