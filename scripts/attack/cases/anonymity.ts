@@ -3,6 +3,7 @@
  * to anyone; type 6 never receives the reporter's name. (Masked contact details and the profile
  * toggle are issue-8 contract cases.)
  */
+import { request } from 'undici';
 import {
   type AttackCase,
   caseIdOf,
@@ -13,6 +14,7 @@ import {
   json,
   today,
 } from '../support.ts';
+import { unzipEntries } from '../xlsx.ts';
 
 const SECRET_NAME = 'Nama Rahasia Pelapor Anonim';
 const SECRET_DEPT = 'Bagian Rahasia Sekali';
@@ -47,18 +49,36 @@ export const anonymityCases: AttackCase[] = [
     area: 'anonymity',
     name: 'the case list and export carry no name of an anonymous report',
     async run(t) {
-      await anonymousReport(t);
+      const number = await anonymousReport(t);
+      const filter = { from: today(), to: today() };
       const list = await t.send({
         path: '/api/v1/cases/search',
-        json: {
-          from: today(),
-          to: today(),
-          page: 1,
-          pageSize: 100,
-        },
+        json: { ...filter, page: 1, pageSize: 100 },
         as: 'admin.kahuripan',
       });
-      expect(list.status === 200 && !list.text.includes(SECRET_NAME), 'the list carries the name');
+      // The report must be there: a list without it would carry no name either.
+      expect(list.status === 200 && list.text.includes(number), `the list lacks ${number}`);
+      expect(
+        !list.text.includes(SECRET_NAME) && !list.text.includes(SECRET_DEPT),
+        'the list carries the name',
+      );
+      const exported = await request(new URL('/api/v1/cases/export', t.baseUrl), {
+        method: 'POST',
+        headers: {
+          origin: new URL(t.baseUrl).origin,
+          cookie: t.sessions.get('admin.kahuripan') ?? '',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(filter),
+      });
+      const bytes = Buffer.from(await exported.body.arrayBuffer());
+      expect(exported.statusCode === 200, `export answered ${exported.statusCode}`);
+      const workbook = [...unzipEntries(bytes).values()].join('\n');
+      expect(workbook.includes(number), `the export lacks ${number}`);
+      expect(
+        !workbook.includes(SECRET_NAME) && !workbook.includes(SECRET_DEPT),
+        'the export carries the name',
+      );
     },
   },
   {
