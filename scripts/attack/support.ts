@@ -4,6 +4,7 @@
  * both), signed-in sessions of the seeded demo accounts, and the ids of seeded records to aim at.
  */
 
+import { request } from 'undici';
 import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
 import {
   type Call,
@@ -15,6 +16,7 @@ import {
   tinyPng,
   type UploadFile,
 } from '../fault/http.ts';
+import { unzipEntries } from './xlsx.ts';
 
 export const USER_AGENT = 'wbs-attack-suite/1.0 (UA-marker-7f3a91)';
 /** Every client address the suite uses starts with this (they must never reach a log line). */
@@ -219,6 +221,25 @@ export function caseNumberOf(reply: Reply): string {
   const number = json<{ caseNumber?: string }>(reply).caseNumber;
   expect(number && /^WBS-\d{8}$/.test(number), 'no complaint number');
   return number;
+}
+
+/** Company 1's case export (admin.kahuripan) of the days given: the workbook's parts by name. */
+export async function exportWorkbook(
+  t: Tools,
+  days: { from: string; to: string },
+): Promise<Map<string, string>> {
+  const reply = await request(new URL('/api/v1/cases/export', t.baseUrl), {
+    method: 'POST',
+    headers: {
+      origin: new URL(t.baseUrl).origin,
+      cookie: t.sessions.get('admin.kahuripan') ?? '',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(days),
+  });
+  const bytes = Buffer.from(await reply.body.arrayBuffer());
+  expect(reply.statusCode === 200, `export answered ${reply.statusCode}`);
+  return unzipEntries(bytes);
 }
 
 /** The id of a company-1 case by its number, as admin.kahuripan finds it. */

