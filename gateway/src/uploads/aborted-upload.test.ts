@@ -79,6 +79,7 @@ describe('a client that hangs up before its body is read', () => {
     // The whole request, then the client's side of the connection shut at once (FIN): Node's server
     // ends such a request before the route has read a byte of its body. More hang-ups than slots.
     const hangUps = t.app.config.uploads.maxSpools * 3;
+    const logsBefore = t.logs.length;
     await Promise.all(
       Array.from(
         { length: hangUps },
@@ -96,6 +97,11 @@ describe('a client that hangs up before its body is read', () => {
     await until(() => t.app.uploads.spools.active === 0, 'every spool slot to be given back');
     // What ops watch for a leak: the level of uploads in progress is back at 0.
     expect(await t.app.telemetry.registry.metrics()).toMatch(/^wbs_upload_spools_active 0$/m);
+    // A hang-up is the client's doing: refused, never an internal error for ops to chase. (Those sent
+    // while every slot was taken are answered 503 `busy`, which ops do see: a capacity limit.)
+    const lines = t.logs.slice(logsBefore);
+    expect(lines.filter((line) => (line.level as number) >= 50 && line.problem !== 'busy')).toEqual([]);
+    expect(lines.some((line) => line.msg === 'request refused' && line.problem === 'bad-request')).toBe(true);
 
     const reply = await t.app.inject({
       method: 'POST',
