@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, ORIGIN, type TestApp } from '../test/helpers.ts';
+import { buildTestApp, ORIGIN, signInAs, type TestApp } from '../test/helpers.ts';
 import { guestAnonymousFields, legacyCaseCount, legacyToken, multipart, pdfBytes } from '../test/uploads.ts';
 
 let t: TestApp;
@@ -67,14 +67,33 @@ describe('an upload cut off by the client', () => {
   });
 });
 
-describe('a client that hangs up before its body is read', () => {
-  it('gives its spool slot back, so the next reporter is not refused as busy', async () => {
-    const evidence = await pdfBytes();
-    const { payload, headers } = await multipart(guestAnonymousFields(), [
-      { field: 'evidence', name: 'bukti.pdf', bytes: evidence, type: 'application/pdf' },
-    ]);
+/** Both kinds of upload: a guest's report, and a handler's log entry, which first waits for the legacy
+ * (the case's scope) before its body is read: the longest window for a hang-up. */
+const UPLOADS = [
+  {
+    kind: "a guest's report",
+    url: '/api/v1/cases',
+    cookie: async () => null,
+    form: async () =>
+      multipart(guestAnonymousFields(), [
+        { field: 'evidence', name: 'bukti.pdf', bytes: await pdfBytes(), type: 'application/pdf' },
+      ]),
+  },
+  {
+    kind: "a handler's log entry",
+    url: '/api/v1/cases/1/logs',
+    cookie: () => signInAs(t.app, 2),
+    form: () => multipart({ statusId: '11', caseLineId: '2', message: 'Diteruskan ke Jalur Direksi' }),
+  },
+];
+
+describe.each(UPLOADS)('a client that hangs up before the body of $kind is read', (upload) => {
+  it('gives its spool slot back, so the next upload is not refused as busy', async () => {
+    const cookie = await upload.cookie();
+    const { payload, headers } = await upload.form();
     const head =
-      `POST /api/v1/cases HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+      `POST ${upload.url} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+      (cookie ? `Cookie: ${cookie}\r\n` : '') +
       `Content-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`;
     // The whole request, then the client's side of the connection shut at once (FIN): Node's server
     // ends such a request before the route has read a byte of its body. More hang-ups than slots.
@@ -105,10 +124,10 @@ describe('a client that hangs up before its body is read', () => {
 
     const reply = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/cases',
-      headers: { ...headers, origin: ORIGIN },
+      url: upload.url,
+      headers: { ...headers, origin: ORIGIN, ...(cookie ? { cookie } : {}) },
       payload,
     });
-    expect(reply.statusCode).toBe(201);
+    expect(reply.statusCode, reply.body).toBe(201);
   });
 });
