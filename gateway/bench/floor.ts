@@ -178,7 +178,7 @@ async function wrk(
   const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((s, n) => s + Number(n), 0) : 0);
   if (Number.isNaN(rps)) throw new Error(`wrk gave no figures:\n${out}`);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
-  const cpuUs = ((cpuMsOf(pid ?? 0) - cpuBefore) * 1000) / requests;
+  const cpuUs = pid === null ? Number.NaN : ((cpuMsOf(pid) - cpuBefore) * 1000) / requests;
   return { rps, p99, errors, cpuUs };
 }
 
