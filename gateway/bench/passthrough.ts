@@ -11,3 +11,5 @@ const app = Fastify({ logger: false });
 await app.register(replyFrom, { base: new URL(upstream).origin });
 app.all('/*', (request, reply) => reply.from(request.url));
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+// Exits on SIGTERM through process.exit, so a --cpu-prof profile is written (BENCH_PROFILE_DIR).
+process.on('SIGTERM', () => process.exit(0));

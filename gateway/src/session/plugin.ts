@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { LegacyAuth } from '../legacy/client.ts';
+import { type LiveSessionCache, liveSessionCache } from './live-cache.ts';
 import { type SessionRegistry, sessionRegistry } from './registry.ts';
 import { seal, unseal, unverifiedExp } from './seal.ts';
 
@@ -129,7 +130,21 @@ export const sessionPlugin = fp(
       const claims: Claims = { aud, sub: String(user.id), sid, u, box, exp };
       return app.jwt.sign(claims);
     };
-    const registry = sessionRegistry(() => app.keyStore, app.log, config.sessionMaxAgeSeconds);
+    // Only with Redis: without it the registry is this process's memory already.
+    let live: LiveSessionCache | null = null;
+    app.addHook('onReady', async () => {
+      if (app.redis) live = await liveSessionCache(app.redis, config.rateLimitNamespace, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await live?.close();
+      live = null;
+    });
+    const registry = sessionRegistry(
+      () => app.keyStore,
+      app.log,
+      config.sessionMaxAgeSeconds,
+      () => live,
+    );
 
     const verify = (token: string, kind: 'session' | 'pwchange'): Session | null => {
       let claims: Claims;
@@ -152,7 +167,8 @@ export const sessionPlugin = fp(
     // Verifying the JWT and opening its AES box cost ~7% of a request's CPU, for the same answer on
     // every request of a session: the result is kept per cookie value for a short time (bounded, least
     // recently used first out). Only the cryptography is skipped: the expiry is still checked here and
-    // the registry on every request (an ended session is refused at once). Frozen: shared by requests.
+    // the registry on every request (an ended session is refused at once: with Redis through the live
+    // cache, which every ending clears on every replica). Frozen: shared by requests.
     const verified = new Map<string, { session: Session; until: number }>();
     const read = (token: string, kind: 'session' | 'pwchange'): Session | null => {
       if (kind !== 'session') return verify(token, kind);

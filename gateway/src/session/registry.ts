@@ -11,10 +11,14 @@
  * Redis configured but not answering: what this replica knows answers; a session it never saw is
  * honoured (its cookie is still signed and unexpired, and the legacy still checks its token) so an
  * outage signs nobody out. Decided in docs/decisions.md (session registry).
+ *
+ * With Redis, Redis's "live" answers are kept in memory for a few seconds and every ending is
+ * announced to every replica, which forget it at once (./live-cache.ts, decision 162).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyStore } from '../redis.ts';
+import type { LiveSessionCache } from './live-cache.ts';
 
 const ENDED = '-';
 
@@ -37,6 +41,7 @@ export function sessionRegistry(
   store: () => KeyStore,
   log: FastifyBaseLogger,
   maxAgeSeconds: number,
+  live: () => LiveSessionCache | null = () => null,
 ): SessionRegistry {
   return {
     newId: () => randomBytes(16).toString('base64url'),
@@ -45,8 +50,14 @@ export function sessionRegistry(
       await store().addMember(`user:${userId}`, sid, maxAgeSeconds * 1000);
     },
     async isLive(sid, userId) {
+      const memory = live();
+      if (memory?.has(sid, userId)) return true;
+      const generation = memory?.generation() ?? 0;
       const { value, fallback } = await store().lookup(`sess:${sid}`);
-      if (value === String(userId)) return true;
+      if (value === String(userId)) {
+        if (!fallback) memory?.remember(generation, sid, userId);
+        return true;
+      }
       if (value === null && fallback) {
         log.warn('session registry unavailable, honouring a signed session it never saw');
         return true;
@@ -55,9 +66,10 @@ export function sessionRegistry(
     },
     async end(sid, expSeconds) {
       await store().set(`sess:${sid}`, ENDED, msUntil(expSeconds));
+      await live()?.announceEnded([sid]);
     },
     async endUser(userId, keep) {
-      let ended = 0;
+      const ended: string[] = [];
       for (const sid of await store().members(`user:${userId}`)) {
         if (sid === keep) continue;
         const { value } = await store().lookup(`sess:${sid}`);
@@ -65,9 +77,10 @@ export function sessionRegistry(
         // The entry's own remaining life bounds the tombstone's.
         const remaining = await store().ttl(`sess:${sid}`);
         await store().set(`sess:${sid}`, ENDED, Math.max(1, remaining));
-        ended++;
+        ended.push(sid);
       }
-      return ended;
+      await live()?.announceEnded(ended);
+      return ended.length;
     },
     async addTicket(sid, userId, expSeconds) {
       await store().set(`ticket:${sid}`, String(userId), msUntil(expSeconds));
