@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asc, sql } from '../store/drizzle.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
 import { createTestDatabase, ENGINES, storeTestEnv } from '../store/test-databases.ts';
@@ -189,6 +189,36 @@ describe.each(ENGINES)('audit trail on $engine', ({ engine }) => {
     const after = (await records()).filter((r) => r.event === 'case-read').length;
     expect(after - before).toBe(12);
     expect((await verifyAuditChain(await db())).ok).toBe(true);
+  });
+
+  it('appends the next run of the process that wrote the last record in one statement, and under the lock once another wrote', async () => {
+    const store = await db();
+    const appender = new AuditAppender(store);
+    const transactions = vi.spyOn(store, 'transaction');
+    try {
+      await appender.append(entryOf('own-head', 0)); // learns where the chain ends: under the lock
+      const locked = transactions.mock.calls.length;
+      const [second, third] = await Promise.all([
+        appender.append(entryOf('own-head', 1)),
+        appender.append(entryOf('own-head', 2)),
+      ]);
+      await appender.append(entryOf('own-head', 3));
+      expect(transactions.mock.calls.length).toBe(locked); // no transaction: its head still held
+      expect(third!.seq).toBe(second!.seq + 1);
+      // Another process moves the head: the next optimistic run inserts nothing and is chained again.
+      const other = await appendAudit(store, entryOf('other-process', 0));
+      const after = await appender.append(entryOf('own-head', 4));
+      expect(transactions.mock.calls.length).toBe(locked + 2);
+      expect(after.seq).toBe(other.seq + 1);
+      // Another writer is about (replicas under load): the next runs take the lock at once for a while.
+      await appender.append(entryOf('own-head', 5));
+      expect(transactions.mock.calls.length).toBe(locked + 3);
+      const own = (await records()).filter((r) => r.event === 'own-head');
+      expect(own.map((r) => JSON.parse(r.body).fields.i)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect((await verifyAuditChain(store)).ok).toBe(true);
+    } finally {
+      transactions.mockRestore();
+    }
   });
 
   it('refuses every record of a failing run and leaves the chain as it was', async () => {
