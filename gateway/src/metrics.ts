@@ -87,6 +87,17 @@ export const metricsPlugin = fp(
       },
     });
 
+    // 0 with Redis configured means every request reads the session registry from Redis: the pub/sub
+    // channel that announces ended sessions is lost or silent (decision 162).
+    new Gauge({
+      name: 'wbs_session_memory_trusted',
+      help: 'Whether live-session answers are kept in memory (1: its Redis channel is heard; 0: read every time)',
+      registers: [registry],
+      collect() {
+        this.set(app.hasDecorator('sessions') && app.sessions.liveMemoryTrusted() ? 1 : 0);
+      },
+    });
+
     app.decorate('telemetry', {
       registry,
       legacyCall: (name, outcome, ms) =>

@@ -60,6 +60,13 @@ describe('live-session memory shared by two replicas (Redis)', () => {
 
   it('answers a live session from memory, then refuses it the moment it signs out here', async () => {
     const { cookie, lookups } = await cachedAt(a, a, 'holding');
+    // What ops see: the gauge, and one line when the memory came on.
+    expect(await a.app.telemetry.registry.metrics()).toMatch(/^wbs_session_memory_trusted 1$/m);
+    await vi.waitFor(() =>
+      expect(
+        a.logs.some((line) => line.msg === 'session memory on: endings are heard from every replica'),
+      ).toBe(true),
+    );
     const before = lookups();
     expect(await who(a, cookie)).toBe('holding');
     expect(lookups()).toBe(before);
@@ -163,6 +170,16 @@ describe('liveSessionCache', () => {
     });
     await cache.close();
     expect(cache.has('sid-c', 1)).toBe(false);
+  });
+
+  it("keeps nothing without Redis (the registry is this process's memory already)", async () => {
+    const alone = await buildTestApp({ RATE_LIMIT_NAMESPACE: `${namespace}-alone` });
+    try {
+      await as(alone, 'holding');
+      expect(await alone.app.telemetry.registry.metrics()).toMatch(/^wbs_session_memory_trusted 0$/m);
+    } finally {
+      await alone.close();
+    }
   });
 
   it('names its channel below the gateway prefix and the namespace', () => {

@@ -37,6 +37,8 @@ export type LiveSessionCache = {
   /** Taken before a registry read; `remember` keeps its answer only if nothing was heard in between. */
   generation(): number;
   remember(generation: number, sid: string, userId: number): void;
+  /** Whether answers are kept now: the channel is subscribed and this process hears its own heartbeat. */
+  trusted(): boolean;
   /** Forgets the sessions here and tells every other process (after the registry holds their ending). */
   announceEnded(sids: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -69,7 +71,15 @@ export async function liveSessionCache(
     entries.clear();
   };
 
+  let wasTrusted = false;
   const beat = () => {
+    // Ops see the memory go off and come back (a line each way, not one per second).
+    const now = trusted();
+    if (now !== wasTrusted && !closed) {
+      if (now) log.info('session memory on: endings are heard from every replica');
+      else log.warn('session memory off: its Redis channel is silent, every request reads the registry');
+    }
+    wasTrusted = now;
     redis.publish(channel, heartbeat).catch(() => undefined);
   };
   // A subscribed connection can run nothing else, hence its own; it reconnects like the main one.
@@ -118,6 +128,7 @@ export async function liveSessionCache(
       return entry !== undefined && entry.userId === userId && entry.until > Date.now();
     },
     generation: () => generation,
+    trusted,
     remember(seen, sid, userId) {
       if (seen !== generation || !trusted()) return;
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);

@@ -98,6 +98,8 @@ export type SessionManager = {
   /** httpOnly, SameSite=Strict, Secure unless plain-http localhost (or as COOKIE_SECURE says). */
   cookieOptions(request: FastifyRequest, path: string): CookieOptions;
   registry: SessionRegistry;
+  /** Whether the registry's live answers are kept in memory now (Redis, its channel heard). */
+  liveMemoryTrusted(): boolean;
 };
 
 export const sessionPlugin = fp(
@@ -260,6 +262,7 @@ export const sessionPlugin = fp(
       read,
       cookieOptions,
       registry,
+      liveMemoryTrusted: () => live?.trusted() ?? false,
     };
 
     app.decorate('sessions', manager);
