@@ -53,6 +53,19 @@ describe('legacy client (MockAgent)', () => {
     expect(lines.some((l) => l.legacyCall === 'Thing.list' && l.level === 'debug')).toBe(true);
   });
 
+  it('refuses a reply past 20 MB as a bad reply, and the next call still works', async () => {
+    const huge = `{"code":1,"message":[],"data":[${'{"id":1},'.repeat(2_400_000)}{"id":2}]}`;
+    expect(huge.length).toBeGreaterThan(20 * 1024 * 1024);
+    reply(200, huge);
+    const problem = await problemOf(client.call(ctx, call));
+    expect(problem.status).toBe(502);
+    expect(problem.type).toBe('legacy-bad-reply');
+    expect(lines.some((l) => l.reason === 'reply too large' && l.legacyCall === 'Thing.list')).toBe(true);
+    const justUnder = `{"code":1,"message":[],"data":[${'{"id":1},'.repeat(2_000_000)}{"id":2}]}`;
+    reply(200, justUnder);
+    expect((await client.call(ctx, call)).data).toHaveLength(2_000_001);
+  });
+
   it('maps code 0 to 422 legacy-warning with unique messages', async () => {
     reply(200, { code: 0, message: ['Sudah ada', 'Sudah ada', 'Cek lagi'], data: null });
     const problem = await problemOf(client.call(ctx, call));

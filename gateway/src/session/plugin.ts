@@ -167,21 +167,20 @@ export const sessionPlugin = fp(
     };
 
     // Verifying the JWT and opening its AES box cost ~7% of a request's CPU, for the same answer on
-    // every request of a session: the result is kept per cookie value for a short time (bounded, least
-    // recently used first out). Only the cryptography is skipped: the expiry is still checked here and
-    // the registry on every request (an ended session is refused at once: with Redis through the live
-    // cache, which every ending clears on every replica). Frozen: shared by requests.
+    // every request of a session: the result is kept per cookie value for a short time (bounded, oldest
+    // first out). Only the cryptography is skipped: the expiry is still checked here and the registry
+    // on every request (an ended session is refused at once: with Redis through the live cache, which
+    // every ending clears on every replica). Frozen: shared by requests. A hit leaves the map as it is:
+    // moving the entry to the back stored each request's own copy of the cookie text in a long-lived
+    // map, which kept ~0.6 KB of every request alive into the old generation.
     const verified = new Map<string, { session: Session; until: number }>();
     const read = (token: string, kind: 'session' | 'pwchange'): Session | null => {
       if (kind !== 'session') return verify(token, kind);
       const nowMs = Date.now();
       const hit = verified.get(token);
       if (hit) {
+        if (hit.until > nowMs && hit.session.exp * 1000 > nowMs) return hit.session;
         verified.delete(token);
-        if (hit.until > nowMs && hit.session.exp * 1000 > nowMs) {
-          verified.set(token, hit);
-          return hit.session;
-        }
       }
       const session = verify(token, kind);
       if (!session) return null;
