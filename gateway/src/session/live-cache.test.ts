@@ -5,17 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { browser, buildTestApp, demoAccount, signIn, type TestApp } from '../test/helpers.ts';
+import { browser, buildTestApp, type TestApp } from '../test/helpers.ts';
 import { liveSessionCache, sessionsEndedChannel } from './live-cache.ts';
+import { as, resetAnalystPassword, who } from './test-support.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-const who = async (t: TestApp, cookie: string) => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } });
-  expect(res.statusCode).toBe(200);
-  return (res.json().user as { username: string } | null)?.username ?? null;
-};
-const as = (t: TestApp, username: string) => signIn(t.app, username, demoAccount(username).password);
+const usernameAt = async (t: TestApp, cookie: string) => (await who(t, cookie))?.username ?? null;
 const sidOf = (cookie: string) =>
   JSON.parse(Buffer.from(cookie.split('.')[1]!, 'base64url').toString()).sid as string;
 
@@ -26,13 +22,13 @@ function countLookups(t: TestApp) {
 }
 
 /** Signs in on `on` and asks `at` until its answer comes from memory (the channel's first echo). */
-async function cachedAt(at: TestApp, on: TestApp, username: string) {
-  const cookie = await as(on, username);
+async function cachedAt(at: TestApp, on: TestApp, name: string) {
+  const cookie = await as(on, name);
   const lookups = countLookups(at);
   await vi.waitFor(
     async () => {
       const before = lookups();
-      expect(await who(at, cookie)).toBe(username);
+      expect(await usernameAt(at, cookie)).toBe(name);
       expect(lookups()).toBe(before);
     },
     { timeout: 3_000, interval: 20 },
@@ -68,30 +64,30 @@ describe('live-session memory shared by two replicas (Redis)', () => {
       ).toBe(true),
     );
     const before = lookups();
-    expect(await who(a, cookie)).toBe('holding');
+    expect(await usernameAt(a, cookie)).toBe('holding');
     expect(lookups()).toBe(before);
     await a.app.inject({ method: 'DELETE', url: '/api/v1/session', headers: browser(cookie) });
-    expect(await who(a, cookie)).toBeNull();
+    expect(await usernameAt(a, cookie)).toBeNull();
   });
 
   it('refuses a session another replica ended as soon as the news arrives, long before the memory expires', async () => {
     const { cookie } = await cachedAt(a, b, 'holding');
     const started = Date.now();
     await b.app.inject({ method: 'DELETE', url: '/api/v1/session', headers: browser(cookie) });
-    await vi.waitFor(async () => expect(await who(a, cookie)).toBeNull(), { timeout: 1_000, interval: 5 });
+    await vi.waitFor(async () => expect(await usernameAt(a, cookie)).toBeNull(), {
+      timeout: 1_000,
+      interval: 5,
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("refuses an analyst on every replica once the company admin resets the analyst's password", async () => {
     const { cookie } = await cachedAt(a, a, 'analis.spi');
-    const companyAdmin = await as(b, 'admin.kahuripan');
-    const reset = await b.app.inject({
-      method: 'POST',
-      url: '/api/v1/analysts/2/password-reset',
-      headers: browser(companyAdmin),
+    await resetAnalystPassword(b, await as(b, 'admin.kahuripan'));
+    await vi.waitFor(async () => expect(await usernameAt(a, cookie)).toBeNull(), {
+      timeout: 1_000,
+      interval: 5,
     });
-    expect(reset.statusCode).toBe(200);
-    await vi.waitFor(async () => expect(await who(a, cookie)).toBeNull(), { timeout: 1_000, interval: 5 });
   });
 
   it('forgets what it kept when its subscription is lost: an ending it could not hear is still seen', async () => {
@@ -114,7 +110,7 @@ describe('live-session memory shared by two replicas (Redis)', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await admin.set(`wbs:gw:${namespace}:sess:${sidOf(cookie)}`, '-', 'PX', 60_000);
-    expect(await who(a, cookie)).toBeNull();
+    expect(await usernameAt(a, cookie)).toBeNull();
   });
 });
 

@@ -6,16 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, demoAccount, setCookies, signIn, type TestApp } from '../test/helpers.ts';
+import { browser, buildTestApp, setCookies, type TestApp } from '../test/helpers.ts';
+import { as, resetAnalystPassword, who } from './test-support.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
-
-const who = async (t: TestApp, cookie: string) => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } });
-  expect(res.statusCode).toBe(200);
-  return res.json().user as { username: string } | null;
-};
-const as = (t: TestApp, username: string) => signIn(t.app, username, demoAccount(username).password);
 
 describe.each([
   { store: 'memory', redis: false },
@@ -72,12 +66,7 @@ describe.each([
   it("ends an analyst's sessions when the company admin resets the password", async () => {
     const analyst = await as(t, 'analis.spi');
     const companyAdmin = await as(t, 'admin.kahuripan');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/analysts/2/password-reset',
-      headers: browser(companyAdmin),
-    });
-    expect(res.statusCode).toBe(200);
+    await resetAnalystPassword(t, companyAdmin);
     expect(await who(t, analyst)).toBeNull();
     expect((await who(t, companyAdmin))?.username).toBe('admin.kahuripan');
   });
