@@ -69,7 +69,7 @@ export function sessionRegistry(
       await live()?.announceEnded([sid]);
     },
     async endUser(userId, keep) {
-      const ended: string[] = [];
+      let ended = 0;
       for (const sid of await store().members(`user:${userId}`)) {
         if (sid === keep) continue;
         const { value } = await store().lookup(`sess:${sid}`);
@@ -77,10 +77,11 @@ export function sessionRegistry(
         // The entry's own remaining life bounds the tombstone's.
         const remaining = await store().ttl(`sess:${sid}`);
         await store().set(`sess:${sid}`, ENDED, Math.max(1, remaining));
-        ended.push(sid);
+        // Each at once: the next session's reads and writes must not hold this one's news back.
+        await live()?.announceEnded([sid]);
+        ended++;
       }
-      await live()?.announceEnded(ended);
-      return ended.length;
+      return ended;
     },
     async addTicket(sid, userId, expSeconds) {
       await store().set(`ticket:${sid}`, String(userId), msUntil(expSeconds));
