@@ -28,6 +28,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
+import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { request } from 'undici';
 import { createTestDatabase } from '../src/store/test-databases.ts';
 import { freePort, procStatus, startGateway } from './gateway-process.ts';
@@ -355,8 +356,9 @@ try {
   });
   targets.push({ name: 'recording', url: recording.url, pid: recording.child.pid!, stop: recording.stop });
   const recordCookie = await signIn(recording.url);
-  const today = new Date().toISOString().slice(0, 10);
-  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+  // WIB days, as the gateway and the legacy count them: a UTC day misses reports filed after 17:00 UTC.
+  const today = wibToday();
+  const yearAgo = addDays(today, -365);
   const searchBody = JSON.stringify({ page: 1, pageSize: 25, from: yearAgo, to: today });
   const paths: HotPath[] = [];
   const walk = async (name: string, seconds: number, shot: HotPath['gateway']) => {

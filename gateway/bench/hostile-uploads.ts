@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
+import { wibToday } from '@wbs/shared/handling-clock';
 import { FormData, Pool, request } from 'undici';
 import { manyObjectsPdf } from '../src/uploads/pdf-revisions.ts';
 import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
@@ -44,8 +45,7 @@ async function signIn(url: string): Promise<string> {
 
 /** List requests from LIST_CLIENTS clients for SECONDS; latencies in ms, sorted. */
 async function listFor(url: string, cookie: string): Promise<number[]> {
-  const today = new Date().toISOString().slice(0, 10);
-  const body = JSON.stringify({ from: '2020-01-01', to: today, page: 1, pageSize: 25 });
+  const body = JSON.stringify({ from: '2020-01-01', to: wibToday(), page: 1, pageSize: 25 });
   const headers = { cookie, origin: url, 'content-type': 'application/json' };
   const pool = new Pool(url, { connections: LIST_CLIENTS });
   const latencies: number[] = [];
