@@ -1,11 +1,12 @@
 /** The legacy mechanism: transport failures, statuses and envelopes → our problems. */
+import { Readable } from 'node:stream';
 import { MockAgent } from 'undici';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { ApiProblem } from '../errors.ts';
 import { browser, buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
-import { type CallContext, LegacyClient } from './client.ts';
+import { type CallContext, LegacyClient, readCapped } from './client.ts';
 
 describe('legacy client (MockAgent)', () => {
   const agent = new MockAgent();
@@ -251,5 +252,32 @@ describe('legacy failures through the gateway', () => {
     expect(all).not.toContain('Secret-UA');
     expect(all).not.toContain('rahasia');
     expect(all).not.toContain('wbs_session=');
+  });
+});
+
+describe('reading a legacy reply body', () => {
+  const chunked = (parts: string[]) =>
+    Readable.from(
+      parts.map((part) => Buffer.from(part)),
+      { objectMode: false },
+    );
+
+  it('reads every chunk, and refuses past the cap', async () => {
+    expect((await readCapped(chunked(['{"a"', ':1}']), 100)).toString()).toBe('{"a":1}');
+    await expect(readCapped(chunked(['x'.repeat(60), 'y'.repeat(60)]), 100)).rejects.toThrow(/too large/);
+  });
+
+  it('never waits for a body that is already gone or closes before its end', async () => {
+    const gone = chunked(['{}']);
+    gone.destroy();
+    await expect(readCapped(gone, 100)).rejects.toThrow();
+    const failed = chunked(['{}']);
+    failed.destroy(new Error('socket hang up'));
+    await expect(readCapped(failed, 100)).rejects.toThrow('socket hang up');
+    const cut = new Readable({ read() {} });
+    const reading = readCapped(cut, 100);
+    cut.push('{"half":');
+    setTimeout(() => cut.destroy(), 5);
+    await expect(reading).rejects.toThrow(/cut off/);
   });
 });

@@ -8,6 +8,7 @@
  * `call()` is for JSON replies (with a JSON body, or a prepared one such as an upload's undici
  * `FormData`); `stream()` returns the raw undici reply (status checked) for binary downloads.
  */
+import type { Readable } from 'node:stream';
 import { LEGACY_CODE } from '@wbs/shared/constants';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
@@ -71,10 +72,17 @@ class ReplyTooLarge extends Error {
  * A reply body read whole, refused (and the connection's stream destroyed) past `max` bytes. Read by
  * its events: `for await` made an async iterator, end-of-stream watcher and promises per reply, about
  * a tenth of a small reply's garbage. Decoded straight from the one chunk a small reply usually
- * arrives in: no concatenated copy.
+ * arrives in: no concatenated copy. Settles whatever happens to the stream: a body already closed, or
+ * closed without an error before its end, is refused rather than waited for.
  */
-function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
+export function readCapped(body: Readable, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    if (body.destroyed) {
+      // Its 'error' may still be on its way: heard here, so it cannot go unhandled.
+      body.on('error', () => undefined);
+      reject(body.errored ?? new Error('legacy reply closed before it was read'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     body.on('data', (chunk: Buffer) => {
@@ -89,6 +97,8 @@ function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise
     });
     body.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     body.once('error', reject);
+    // After 'end' or 'error' this changes nothing (a promise settles once).
+    body.once('close', () => reject(new Error('legacy reply cut off')));
   });
 }
 
