@@ -1,5 +1,6 @@
 /**
- * `pnpm bench floor`: the gateway against its floor, side by side in ONE run (issue 10).
+ * `pnpm bench floor`: the gateway against its floor, side by side in ONE run
+ * (docs/adr/0044-floor-benchmark-yardsticks.md; results over time: HISTORY.md).
  *
  * 1. legacy-sim answers the calls of every hot path once, through a recorder; the recorder then
  *    turns into a replay upstream serving the recorded replies (it costs almost nothing, so what is
@@ -30,7 +31,7 @@ import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { request } from 'undici';
-import { createTestDatabase } from '../src/store/test-databases.ts';
+import { createTestDatabase } from '../src/test/databases.ts';
 import { freePort, procStatus, startGateway } from './gateway-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

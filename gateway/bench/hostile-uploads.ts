@@ -1,5 +1,6 @@
 /**
- * `pnpm bench hostile`: the case list's latency while three hostile uploads run (issue 8 §2), with
+ * `pnpm bench hostile`: the case list's latency while three hostile uploads run
+ * (docs/adr/0011-metadata-scrubbing-in-a-worker-pool.md), with
  * scrubbing on the main thread (SCRUB_THREADS=0: how it was before) and in the worker pool with one
  * and with two threads, side by side in one run. Each mode gets its own gateway child process in front of the
  * same in-memory legacy-sim; first the list alone (baseline), then the list while three clients keep
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { wibToday } from '@wbs/shared/handling-clock';
 import { FormData, Pool, request } from 'undici';
-import { manyObjectsPdf } from '../src/uploads/pdf-revisions.ts';
+import { manyObjectsPdf } from '../src/test/pdf-revisions.ts';
 import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);

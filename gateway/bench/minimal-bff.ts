@@ -13,7 +13,7 @@ import { caseListReply } from '@wbs/shared/api/cases';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
 import type { LegacyCaseRow } from '../src/legacy/case-schemas.ts';
-import { presentCaseRow } from '../src/presenters/cases.ts';
+import { presentCaseListRow } from '../src/presenters/cases.ts';
 import { routeSchema } from '../src/schema.ts';
 
 const upstream = process.env.UPSTREAM_URL;
@@ -49,7 +49,7 @@ app.all('/*', async (request, reply) => {
   reply.type('application/json');
   if (!isCaseTable(legacy.data)) return JSON.stringify(legacy.data ?? null);
   const page = {
-    items: legacy.data.map((row) => presentCaseRow(row, null)),
+    items: legacy.data.map((row) => presentCaseListRow(row, null, null)),
     total: legacy.recordsFiltered ?? legacy.data.length,
     page: 1,
     pageSize: 25,

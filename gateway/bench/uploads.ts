@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createLegacySim } from '@wbs/legacy-sim';
 import { PDFDocument } from 'pdf-lib';
 import { FormData, request } from 'undici';
-import { createTestDatabase } from '../src/store/test-databases.ts';
+import { createTestDatabase } from '../src/test/databases.ts';
 import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);

@@ -1,7 +1,10 @@
 /**
- * The gateway as one Fastify plugin: the app plugins in order (errors, security headers, multipart,
- * session, logging, legacy client, redis, csrf, policy, OpenAPI, static files), then the routes. `buildApp()` creates
- * the Fastify instance around it; server.ts, the tests, the OpenAPI writer and the benchmark all use it.
+ * The gateway as one Fastify plugin: the request-id hook, then the app plugins in this order (errors,
+ * metrics, security headers, compression, multipart, uploads, session, logging, legacy client, redis,
+ * store, audit trail, csrf, policy, OpenAPI with its UI when docs are on, static files), then the
+ * routes. The order matters: hooks run in the order their plugins were registered, so it is the order
+ * a request meets them. `buildApp()` creates the Fastify instance around it; server.ts, the tests, the
+ * OpenAPI writer and the benchmarks all use it.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -13,6 +16,7 @@ import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
 import type { Dispatcher } from 'undici';
 import { auditTrailPlugin } from './audit/plugin.ts';
+import { clocksPlugin } from './clocks/plugin.ts';
 import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
 import { csrfPlugin } from './csrf.ts';
@@ -86,6 +90,7 @@ export const app = fp(
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });
+    await app.register(clocksPlugin);
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

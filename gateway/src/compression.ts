@@ -6,7 +6,8 @@
  * compressed, or attachments whose size should stay as the legacy sent it), and the replies of the
  * routes that hand a reporter's or a user's secrets to the browser (tracking, the complaint number of a
  * new report, session and password), where a reply mixes a secret with text the request chose: a
- * BREACH-style length oracle (decision 108). Request bodies are never decompressed (no zip bombs).
+ * BREACH-style length oracle (docs/adr/0023-compression-and-breach.md). Request bodies are never
+ * decompressed (no zip bombs).
  */
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';

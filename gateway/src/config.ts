@@ -140,6 +140,10 @@ const envSchema = v.object({
   CASE_LOGS_MAX_PER_CLIENT: intString('CASE_LOGS_MAX_PER_CLIENT', 60, 1, 100_000),
   CASE_LOGS_MAX_GLOBAL: intString('CASE_LOGS_MAX_GLOBAL', 1_000, 1, 1_000_000),
   CASE_LOGS_WINDOW_SECONDS: intString('CASE_LOGS_WINDOW_SECONDS', 900, 1, 86_400),
+  MESSAGES_MAX_PER_CLIENT: intString('MESSAGES_MAX_PER_CLIENT', 30, 1, 100_000),
+  MESSAGES_MAX_PER_CASE_SIDE: intString('MESSAGES_MAX_PER_CASE_SIDE', 20, 1, 100_000),
+  MESSAGES_MAX_GLOBAL: intString('MESSAGES_MAX_GLOBAL', 2_000, 1, 1_000_000),
+  MESSAGES_WINDOW_SECONDS: intString('MESSAGES_WINDOW_SECONDS', 900, 1, 86_400),
   SIGNIN_FAILURE_FLOOR_MS: intString('SIGNIN_FAILURE_FLOOR_MS', 250, 0, 30_000),
   FORGOT_MAX_PER_EMAIL: intString('FORGOT_MAX_PER_EMAIL', 5, 1, 1_000),
   FORGOT_MAX_PER_CLIENT: intString('FORGOT_MAX_PER_CLIENT', 30, 1, 100_000),
@@ -161,7 +165,8 @@ const envSchema = v.object({
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
   // One by default, whatever the cores: each thread holds ~65 MB while it scrubs a 10 MB PDF, and with
-  // GATEWAY_WORKERS every gateway process has a pool of its own (decision 154).
+  // GATEWAY_WORKERS every gateway process has a pool of its own
+  // (docs/adr/0011-metadata-scrubbing-in-a-worker-pool.md).
   SCRUB_THREADS: intString('SCRUB_THREADS', 1, 0, 64),
   SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
   SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),
@@ -212,29 +217,38 @@ export type Config = {
   /**
    * Worker processes (node:cluster) sharing the port. Default: every core when Redis (sessions,
    * limits) and PostgreSQL (the store) are shared; else 1, as the registry, the limits and the
-   * embedded store live in one process's memory (docs/decisions.md, gateway workers).
+   * embedded store live in one process's memory (docs/adr/0026-gateway-workers.md).
    */
   workers: number;
   /** Prometheus listener (never the public port); port 0 turns it off. */
   metrics: { port: number; host: string };
   /** How long reference lists (statuses, categories, …) are reused; 0 turns the cache off. */
   referenceCacheSeconds: number;
-  /** The group's handling deadlines (a company may have its own, in the store): docs/decisions.md #137. */
+  /** The group's handling deadlines (a company may have its own, in the store):
+   * docs/product/handling.md#handling-clocks. */
   handlingDeadlines: HandlingDeadlines;
-  /** Attempt limits of POST /tracking (per complaint number and per client) and its failure floor. */
+  /** Failure limits of the tracker routes (per complaint number and per client) and their failure floor. */
   tracking: TrackingSettings;
-  /** Sign-in limits (docs/decisions.md, sign-in limits); the current-password check uses the back-off too. */
+  /** Sign-in limits (docs/adr/0008-sign-in-limits-and-device-token.md); the current-password check uses the
+   * back-off too. */
   signIn: SignInSettings;
   /** Forgot-password requests per e-mail and per client. */
   passwordForgot: { maxPerSubject: number; maxPerClient: number; windowSeconds: number };
   /** Flood limits (per client and for everyone, per window) of POST /cases and POST /cases/{id}/logs. */
   caseSubmissions: FloodSettings;
   caseLogs: FloodSettings;
+  /**
+   * Messages (Pesan), also per case and side: a reporter with the case password and many addresses
+   * meets the per-case limit, and never uses up the handlers' side
+   * (docs/product/following-a-report.md#messages).
+   */
+  messages: FloodSettings & { maxPerSubject: number };
   /** Key namespace of every attempt counter (below the Redis prefix `wbs:gw:`). */
   rateLimitNamespace: string;
   /** The gateway's own store (gateway/src/store): messages, identity-access history. */
   store: StoreSettings;
-  /** Upload spools and metadata scrubbing (gateway/src/uploads, decisions #23 and #26). */
+  /** Upload spools and metadata scrubbing (gateway/src/uploads, docs/adr/0004-spool-check-then-forward.md
+   * and docs/product/reporting.md#metadata-scrubbing). */
   uploads: UploadSettings;
   /** Filing-receipt keys (gateway/src/receipts): the last one signs, all verify and are published. */
   receiptKeys: ReceiptKey[];
@@ -381,6 +395,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxGlobal: e.CASE_LOGS_MAX_GLOBAL,
       windowSeconds: e.CASE_LOGS_WINDOW_SECONDS,
     },
+    messages: {
+      maxPerClient: e.MESSAGES_MAX_PER_CLIENT,
+      maxPerSubject: e.MESSAGES_MAX_PER_CASE_SIDE,
+      maxGlobal: e.MESSAGES_MAX_GLOBAL,
+      windowSeconds: e.MESSAGES_WINDOW_SECONDS,
+    },
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
     store,
     receiptKeys: receiptKeys(e.RECEIPT_SIGNING_KEYS, e.SESSION_ENCRYPTION_KEY),
@@ -409,7 +429,7 @@ function receiptKeys(list: string | undefined, sessionKey: Buffer): ReceiptKey[]
  * Store keys: `STORE_ENCRYPTION_KEYS` when set. Without it, and only for the embedded database
  * (development, `pnpm start`), one key `dev` is derived from SESSION_ENCRYPTION_KEY, which
  * `pnpm start` keeps in .data/dev-secrets.json so the rows stay readable across restarts. A
- * PostgreSQL server never runs on a derived key (docs/decisions.md).
+ * PostgreSQL server never runs on a derived key (docs/adr/0019-store-encryption-at-rest.md).
  */
 function storeSettings(
   databaseUrl: string | undefined,

@@ -4,6 +4,7 @@
  * No stack trace, upstream address or legacy internals ever reach a reply.
  */
 import { PROBLEM_TYPE_BASE, type Problem } from '@wbs/shared/api/common';
+import { problemDetailOf } from '@wbs/shared/forms';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -34,6 +35,7 @@ export type ProblemType = keyof typeof PROBLEMS;
 export const problemUri = (type: ProblemType) => `${PROBLEM_TYPE_BASE}${type}`;
 
 type ProblemExtras = {
+  /** The reason, when the thrower knows it better than `detailOf` would derive it. */
   detail?: string;
   severity?: 'warning' | 'error';
   messages?: string[];
@@ -52,7 +54,7 @@ export class ApiProblem extends Error {
   readonly status: number;
   readonly extras: ProblemExtras;
   constructor(type: ProblemType, extras: ProblemExtras = {}) {
-    super(extras.detail ?? PROBLEMS[type].title, extras.cause === undefined ? {} : { cause: extras.cause });
+    super(detailOf(type, extras), extras.cause === undefined ? {} : { cause: extras.cause });
     this.name = 'ApiProblem';
     this.type = type;
     this.status = extras.status ?? PROBLEMS[type].status;
@@ -64,7 +66,7 @@ export class ApiProblem extends Error {
       type: problemUri(this.type),
       title: PROBLEMS[this.type].title,
       status: this.status,
-      detail: this.extras.detail ?? PROBLEMS[this.type].title,
+      detail: this.message,
     };
     if (this.extras.severity) body.severity = this.extras.severity;
     if (this.extras.messages) body.messages = this.extras.messages;
@@ -73,7 +75,24 @@ export class ApiProblem extends Error {
   }
 }
 
-/** The validation error our valibot validator compiler returns; carries `{ field: message }`. */
+/**
+ * What a problem's `detail` says: the specific reason, so a caller reading only the detail (an API
+ * integrator, a snackbar, a download link) learns why, not just that. First match wins:
+ * - the thrower's own `detail`;
+ * - the legacy's messages (a 422 `legacy-warning`/`legacy-error`, or a legacy refusal turned into
+ *   field errors), one per line;
+ * - the field errors, by the rule of `problemDetailOf` (shared/src/forms.ts): a date rule's reason,
+ *   the one field's message, or a sentence naming the fields;
+ * - else the title (nothing more is known: a 404, a 503, a body the HTTP layer could not read).
+ */
+function detailOf(type: ProblemType, extras: ProblemExtras): string {
+  if (extras.detail !== undefined && extras.detail !== '') return extras.detail;
+  const messages = extras.messages?.filter((m) => m.trim() !== '') ?? [];
+  if (messages.length > 0) return messages.join('\n');
+  return (extras.errors && problemDetailOf(extras.errors)) ?? PROBLEMS[type].title;
+}
+
+/** The validation error our valibot validator compiler returns: `{ field: message }`. */
 export class FieldErrors extends Error {
   readonly errors: Record<string, string>;
   statusCode = 400;

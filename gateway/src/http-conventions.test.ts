@@ -1,4 +1,7 @@
-/** The HTTP conventions every route shares (issue 9 §2): 201 + Location, 404, 405 + Allow, Retry-After, X-Request-Id. */
+/**
+ * The HTTP conventions every route shares (docs/adr/0021-http-conventions.md): 201 + Location, 404,
+ * 405 + Allow, Retry-After, X-Request-Id, and a problem `detail` that names the reason.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, signInAs, type TestApp } from './test/helpers.ts';
 
@@ -98,6 +101,25 @@ describe('HTTP conventions', () => {
       expect(res.headers['x-request-id']).not.toBe(unsafe);
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     }
+  });
+
+  it("a refused body's problem names the reason in its detail, not only that the data is invalid", async () => {
+    const send = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        payload,
+        headers: { origin: 'http://localhost' },
+      });
+    const one = await send({ username: 'admin' });
+    expect(one.statusCode).toBe(400);
+    expect(one.json()).toMatchObject({
+      title: 'Data yang dikirim tidak valid',
+      detail: 'Kata sandi wajib diisi',
+      errors: { password: 'Kata sandi wajib diisi' },
+    });
+    const both = await send({});
+    expect(both.json().detail).toBe('Terdapat 2 isian yang tidak valid: username, password');
   });
 
   it('a multipart body without a boundary is a 400, not a 500', async () => {

@@ -1,6 +1,7 @@
 /**
  * The gateway's standard output, written in batches of about 4 KB instead of one write per line: one
- * system call per line was 5–9% of a busy worker's CPU (decision 160). A line waits at most
+ * system call per line was 5–9% of a busy worker's CPU (docs/adr/0030-log-redaction-and-batched-output.md).
+ * A line waits at most
  * `LOG_FLUSH_MS`; pino writes what is left when the process exits, after a crash too (not after
  * SIGKILL). Tests and benchmarks that read the log allow for that wait.
  */

@@ -1,12 +1,14 @@
 /**
  * Prometheus metrics (fastify-metrics 14 over @prometheus-io/client, prom-client's maintained
  * successor): request durations by route, legacy call durations and outcomes, upload and scrub
- * counters, the uploads in progress, refusals (429 rate-limited, 503 busy) and the Node process vitals.
+ * counters, the uploads in progress, refusals (429 rate-limited, 503 busy), hits of the contact reveal
+ * limit (an alert) and the Node process vitals.
  *
  * Each app has its own registry (`app.telemetry.registry`), so tests may build many apps in one
  * process. It is NEVER served on the public port: `/metrics` there answers 404 like any unknown
  * path. server.ts serves it on a separate listener (METRICS_HOST:METRICS_PORT, 127.0.0.1:9464 by
- * default); with several workers the primary answers with the sum over the workers (decision 116).
+ * default); with several workers the primary answers with the sum over the workers
+ * (docs/adr/0028-metrics-on-a-private-port.md).
  */
 import { Counter, Gauge, Histogram, Registry } from '@prometheus-io/client';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +22,10 @@ export type Telemetry = {
   legacyCall(name: string, outcome: string, ms: number): void;
   /** One received file of an upload and what scrubbing did to it. */
   uploadFile(scrub: 'scrubbed' | 'not-scrubbed' | 'refused' | 'none'): void;
+  /** Store rows of another incarnation of a case were left out of a read (store/case-binding.ts). */
+  caseBindingMismatch(table: string, rows: number): void;
+  /** One contact reveal refused by REVEAL_LIMITS: the caller's user type and which limit. */
+  contactRevealLimitHit(userType: number | null, limit: 'per-user' | 'global'): void;
 };
 
 declare module 'fastify' {
@@ -69,10 +75,27 @@ export const metricsPlugin = fp(
       labelNames: ['scrub'] as const,
       registers: [registry],
     });
+    // Above 0 means the legacy issued a case id the store had already seen for another case (a restored
+    // legacy backup?): nothing of the earlier case was shown, but an operator should find out why.
+    const bindingMismatches = new Counter({
+      name: 'wbs_store_case_binding_mismatches_total',
+      help: 'Store rows of an earlier case under a reissued legacy case id, left out of reads, by table',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    });
     const refusals = new Counter({
       name: 'wbs_refusals_total',
       help: 'Requests refused by a limit: 429 rate-limited or 503 busy, by route',
       labelNames: ['route', 'status'] as const,
+      registers: [registry],
+    });
+
+    // A handler reveals a few contacts a day: any hit of the reveal limit is a script or a stolen
+    // session harvesting reporters' contacts, worth paging on (docs/deploy.md).
+    const revealLimitHits = new Counter({
+      name: 'wbs_contact_reveal_limit_hits_total',
+      help: 'Contact reveals refused by the reveal limits, by the caller user type and the limit (per-user, global)',
+      labelNames: ['user_type', 'limit'] as const,
       registers: [registry],
     });
 
@@ -88,7 +111,7 @@ export const metricsPlugin = fp(
     });
 
     // 0 with Redis configured means every request reads the session registry from Redis: the pub/sub
-    // channel that announces ended sessions is lost or silent (decision 162).
+    // channel that announces ended sessions is lost or silent (docs/adr/0045-live-session-memory.md).
     new Gauge({
       name: 'wbs_session_memory_trusted',
       help: 'Whether live-session answers are kept in memory (1: its Redis channel is heard; 0: read every time)',
@@ -103,6 +126,9 @@ export const metricsPlugin = fp(
       legacyCall: (name, outcome, ms) =>
         legacyDuration.observe({ call: name, outcome: outcomeLabel(outcome) }, ms / 1000),
       uploadFile: (scrub) => uploadFiles.inc({ scrub }),
+      caseBindingMismatch: (table, rows) => bindingMismatches.inc({ table }, rows),
+      contactRevealLimitHit: (userType, limit) =>
+        revealLimitHits.inc({ user_type: userType === null ? 'none' : String(userType), limit }),
     } satisfies Telemetry);
 
     app.addHook('onResponse', async (request, reply) => {

@@ -7,6 +7,7 @@
  */
 import { PROBLEM_TYPE_BASE } from '@wbs/shared/api/common';
 import { PRIVILEGED_ROLE, type UserTypeId } from '@wbs/shared/constants';
+import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import { can, type Subject, USER_TYPE_NAMES } from '@wbs/shared/permissions';
 import { PROBLEMS } from './errors.ts';
 import type { Policy } from './policies/plugin.ts';
@@ -135,9 +136,18 @@ const PROBLEM_SCHEMA: Json = {
       type: 'string',
       enum: Object.keys(PROBLEMS).map((t) => `${PROBLEM_TYPE_BASE}${t}`),
     },
-    title: { type: 'string' },
+    title: {
+      type: 'string',
+      description: 'What went wrong in general; the same for every problem of a type.',
+    },
     status: { type: 'integer' },
-    detail: { type: 'string' },
+    detail: {
+      type: 'string',
+      description:
+        'The specific reason: the one the route states; else the legacy `messages`, one per line; else, ' +
+        'for field errors, the reason of a date rule, the message of the one field, or `Terdapat {n} isian ' +
+        'yang tidak valid: {fields}` naming up to five `errors` keys; the title only when nothing more is known.',
+    },
     severity: { type: 'string', enum: ['warning', 'error'] },
     messages: { type: 'array', items: { type: 'string' } },
     errors: {
@@ -155,7 +165,13 @@ function problemTypesWith(status: (s: number) => boolean): string[] {
     .map(([type, p]) => `\`${type}\` (${p.status})`);
 }
 
-function problemResponse(description: string, retryAfter: boolean, example?: string): Json {
+function problemResponse(
+  description: string,
+  retryAfter: boolean,
+  example?: string,
+  /** Example fields besides type, title and status (the detail defaults to the title). */
+  extras: Json = {},
+): Json {
   const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   if (retryAfter) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   const type = example ?? 'internal';
@@ -166,7 +182,13 @@ function problemResponse(description: string, retryAfter: boolean, example?: str
     content: {
       'application/problem+json': {
         schema: { $ref: '#/components/schemas/Problem' },
-        example: { type: `${PROBLEM_TYPE_BASE}${type}`, title: p.title, status: p.status, detail: p.title },
+        example: {
+          type: `${PROBLEM_TYPE_BASE}${type}`,
+          title: p.title,
+          status: p.status,
+          detail: p.title,
+          ...extras,
+        },
       },
     },
   };
@@ -174,9 +196,10 @@ function problemResponse(description: string, retryAfter: boolean, example?: str
 
 const COMPONENT_RESPONSES: Json = {
   Validation: problemResponse(
-    '`validation` or `bad-request`: a field is missing or wrong (`errors`).',
+    '`validation` or `bad-request`: a field is missing or wrong (`errors`; the reason in `detail`).',
     false,
     'validation',
+    { detail: FIELD_MESSAGES.passwordRequired, errors: { password: FIELD_MESSAGES.passwordRequired } },
   ),
   Unauthorized: problemResponse('`unauthorized`: no valid session.', false, 'unauthorized'),
   Forbidden: problemResponse(

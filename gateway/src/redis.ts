@@ -30,6 +30,19 @@ export const REDIS_PREFIX = 'wbs:gw:';
 /** A read that may have come from the memory copy because Redis did not answer. */
 export type Lookup = { value: string | null; fallback: boolean };
 
+/** The counters of one failure limit (attempt-limits.ts, `failureLimiter`). */
+export type PlaceKeys = {
+  /** Failures counted so far. */
+  failures: string;
+  /** Places held by attempts whose outcome is not known yet. */
+  pending: string;
+  /** Present while a back-off wait runs; omitted: no attempt at all past the limit. */
+  slot?: string;
+};
+
+/** What `takePlace` found: whether the place was granted, and the counts it was decided on. */
+export type PlaceAnswer = { granted: boolean; pending: number; failures: number };
+
 export type KeyStore = {
   /** Adds 1 and returns the new count; the key lives `ttlMs` from its first increment. */
   incr(key: string, ttlMs: number): Promise<number>;
@@ -47,6 +60,14 @@ export type KeyStore = {
   addMember(key: string, member: string, ttlMs: number): Promise<void>;
   /** Members of a set: Redis's and this replica's memory copy together. */
   members(key: string): Promise<string[]>;
+  /**
+   * Takes a place for an attempt whose outcome is not known yet, in one atomic step: granted while
+   * the failures plus the places already pending are fewer than `limit`; past the limit, granted only
+   * when `keys.slot` is given and absent (the back-off wait has passed) and nothing else is pending.
+   * A granted place adds 1 to `pending`, which then lives `pendingTtlMs` from this grant (so a place
+   * whose holder died is forgotten, never one still held).
+   */
+  takePlace(keys: PlaceKeys, limit: number, pendingTtlMs: number): Promise<PlaceAnswer>;
 };
 
 type Entry = { value: number | string | Set<string>; expiresAt: number };
@@ -104,6 +125,20 @@ export function memoryStore(): KeyStore & { sweep(): void } {
       const value = live(key)?.value;
       return value instanceof Set ? [...value] : [];
     },
+    async takePlace(keys, limit, pendingTtlMs) {
+      // No await inside: one step of the event loop, as atomic as the Redis script.
+      const count = (key: string) => {
+        const value = live(key)?.value;
+        return typeof value === 'number' ? value : 0;
+      };
+      const failures = count(keys.failures);
+      const pending = count(keys.pending);
+      const granted =
+        failures + pending < limit ||
+        (keys.slot !== undefined && failures >= limit && pending === 0 && !live(keys.slot));
+      if (granted) entries.set(keys.pending, { value: pending + 1, expiresAt: Date.now() + pendingTtlMs });
+      return { granted, pending, failures };
+    },
     sweep() {
       for (const key of entries.keys()) live(key);
     },
@@ -115,6 +150,21 @@ const INCR_SCRIPT =
   "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 const DECR_SCRIPT =
   "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then redis.call('DECR', KEYS[1]) end return 0";
+// KEYS: failures, pending[, slot]; ARGV: limit, pending TTL (ms). Returns {granted, pending, failures}.
+const TAKE_PLACE_SCRIPT = `
+local limit = tonumber(ARGV[1])
+local failures = tonumber(redis.call('GET', KEYS[1]) or '0')
+local pending = tonumber(redis.call('GET', KEYS[2]) or '0')
+local granted = failures + pending < limit
+if not granted and #KEYS == 3 and failures >= limit and pending == 0 then
+  granted = redis.call('EXISTS', KEYS[3]) == 0
+end
+if granted then
+  redis.call('INCR', KEYS[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return {1, pending, failures}
+end
+return {0, pending, failures}`;
 const ADD_MEMBER_SCRIPT =
   "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 
@@ -191,6 +241,35 @@ function layeredStore(
           await r.eval(ADD_MEMBER_SCRIPT, 1, k(key), member, String(Math.ceil(ttlMs)));
         },
       ),
+    takePlace: async (keys, limit, pendingTtlMs) => {
+      const local: PlaceKeys = {
+        failures: k(keys.failures),
+        pending: k(keys.pending),
+        ...(keys.slot === undefined ? {} : { slot: k(keys.slot) }),
+      };
+      let mine: PlaceAnswer | undefined;
+      return both(
+        async () => {
+          mine = await memory.takePlace(local, limit, pendingTtlMs);
+          return mine;
+        },
+        async (r) => {
+          const names = [local.failures, local.pending, ...(local.slot ? [local.slot] : [])];
+          const [granted, pending, failures] = (await r.eval(
+            TAKE_PLACE_SCRIPT,
+            names.length,
+            ...names,
+            String(limit),
+            String(Math.max(1, Math.ceil(pendingTtlMs))),
+          )) as [number, number, number];
+          const shared = { granted: granted === 1, pending: Number(pending), failures: Number(failures) };
+          // The memory copy follows Redis's answer, so it stands in with the right count if Redis goes.
+          if (mine?.granted && !shared.granted) await memory.decr(local.pending);
+          if (!mine?.granted && shared.granted) await memory.incr(local.pending, pendingTtlMs);
+          return shared;
+        },
+      );
+    },
     members: async (key) => {
       const local = await memory.members(k(key));
       const shared = await both(

@@ -3,7 +3,8 @@
  * (registered first, so even a 401 or a CSRF refusal carries them). Their values are @fastify/helmet's
  * for our options, taken once at start: the plugin builds a new helmet middleware on every request
  * (parsing the CSP directives each time) for headers that never change between requests.
- * - Content-Security-Policy: the web app's same-origin-only policy (`WEB_CSP`, docs/decisions.md #11)
+ * - Content-Security-Policy: the web app's same-origin-only policy (`WEB_CSP`,
+ * docs/adr/0001-no-reporter-data-in-urls-or-storage.md)
  *   on every reply; downloads replace it with their own sandboxing policy (routes/cases/files.ts);
  * - X-Frame-Options DENY, Referrer-Policy no-referrer, X-Content-Type-Options nosniff;
  * - Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy same-origin (no other site keeps a

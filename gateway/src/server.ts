@@ -5,7 +5,8 @@
  * flight completes, then the legacy pool and Redis are closed and the process exits 0. It exits 1
  * only when draining takes longer than 10 s or fails (close-with-grace).
  *
- * Every core (GATEWAY_WORKERS, decision 114): with more than one worker this process is a node:cluster
+ * Every core (GATEWAY_WORKERS, docs/adr/0026-gateway-workers.md): with more than one worker this process is
+ * a node:cluster
  * primary that forks the workers (each one the gateway above, sharing the port), replaces a worker
  * that dies, and on SIGTERM/SIGINT passes the signal on and exits 0 once every worker has drained
  * and exited 0. Prometheus metrics are served on their own listener (METRICS_HOST:METRICS_PORT,
@@ -104,7 +105,14 @@ async function runGateway(): Promise<void> {
   // Loaded here, not at the top: a cluster primary never builds the app and stays small.
   const { buildApp } = await import('./app.ts');
   const logStream = batchedStdout();
-  const app = await buildApp({ config, logStream });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, logStream });
+  } catch (error) {
+    // A store that cannot be opened or migrated, a key ring that does not fit it: one clear line.
+    console.error(`gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 
   let metricsServer: Server | null = null;
   if (cluster.isWorker) {

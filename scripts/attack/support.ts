@@ -6,16 +6,8 @@
 
 import { request } from 'undici';
 import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
-import {
-  type Call,
-  call,
-  cookieFrom,
-  guestReportFields,
-  type Reply,
-  reportForm,
-  tinyPng,
-  type UploadFile,
-} from '../fault/http.ts';
+import { type Call, call, cookieFrom, type Reply } from '../support/http.ts';
+import { guestReportFields, reportForm, tinyPng, type UploadFile } from '../support/report-form.ts';
 import { unzipEntries } from './xlsx.ts';
 
 export const USER_AGENT = 'wbs-attack-suite/1.0 (UA-marker-7f3a91)';
@@ -137,14 +129,17 @@ export const wholeYear = (extra: Record<string, unknown> = {}) => ({
 export type AttackCase = {
   area: string;
   name: string;
-  /** For cases of issue 8 whose fix another helper is building: the item they check. */
-  contract?: string;
+  /**
+   * The case changes what other cases rely on (a demo account's password, role or sessions, a complaint
+   * number's back-off): it runs after every other case, before the log checks.
+   */
+  last?: boolean;
   run(t: Tools): Promise<void>;
 };
 
 /**
- * GET /session names nobody: 401 today, or (issue 9 §2: a signed-out visitor is not an error) a
- * 200 that carries no user.
+ * GET /session names nobody: a 401, or the 200 without a user a signed-out visitor gets (a guest's
+ * probe is not an error).
  */
 export function namesNobody(reply: Reply): boolean {
   if (reply.status === 401) return true;
@@ -240,6 +235,21 @@ export async function exportWorkbook(
   const bytes = Buffer.from(await reply.body.arrayBuffer());
   expect(reply.statusCode === 200, `export answered ${reply.statusCode}`);
   return unzipEntries(bytes);
+}
+
+/** PUT /api/v1/password with the session (or forced-change ticket) cookie given. */
+export function changePassword(
+  t: Tools,
+  cookie: string,
+  oldPassword: string,
+  newPassword: string,
+): Promise<Reply> {
+  return t.send({
+    method: 'PUT',
+    path: '/api/v1/password',
+    json: { oldPassword, newPassword, confirmNewPassword: newPassword },
+    cookie,
+  });
 }
 
 /** The id of a company-1 case by its number, as admin.kahuripan finds it. */

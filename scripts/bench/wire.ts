@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from '../e2e/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from '../support/browser.ts';
 import { freePort, startSystem } from '../system.ts';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createTestDatabase, type TestDatabase } from '../../gateway/src/store/test-databases.ts';
+import { createTestDatabase, type TestDatabase } from '../../gateway/src/test/databases.ts';
 import { freePort, type RunningSystem, repoRoot, startSystem } from '../system.ts';
 
 declare module 'vitest' {
@@ -42,7 +42,7 @@ export async function setup(project: TestProject): Promise<void> {
       TRACKING_MAX_PER_NUMBER: '30',
       TRACKING_MAX_PER_CLIENT: '300',
       // Likewise every guest report of the journeys comes from that one address; the flood limits
-      // (decision 81) are tested in the gateway's tests and the attack suite.
+      // (docs/adr/0014-flood-limits.md) are tested in the gateway's tests and the attack suite.
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '1000',
     },
     gatewayEnv: {

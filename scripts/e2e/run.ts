@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM_PATH } from './browser.ts';
+import { CHROMIUM_PATH } from '../support/browser.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 

@@ -1,9 +1,9 @@
 /** What every fault scenario gets: the running system, its private folders, Redis and the report. */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server, Socket } from 'node:net';
+import { sleep } from '../support/http.ts';
+import type { SuiteReport } from '../support/suite-report.ts';
 import type { RunningSystem } from '../system.ts';
-import type { SuiteReport } from './harness.ts';
-import { sleep } from './http.ts';
 
 export type TrackedCase = { number: string; password: string };
 

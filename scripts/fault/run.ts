@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { guestCategoryId } from '../support/report-form.ts';
+import { guarded, SuiteReport } from '../support/suite-report.ts';
 import { freePort, type RunningSystem, startSystem } from '../system.ts';
 import { type FaultContext, RedisControl } from './context.ts';
-import { guarded, SuiteReport } from './harness.ts';
-import { guestCategoryId } from './http.ts';
 import { killMidUpload } from './scenarios/kill-mid-upload.ts';
 import { legacyFaults } from './scenarios/legacy-faults.ts';
 import { redisDown } from './scenarios/redis-down.ts';
@@ -56,6 +56,8 @@ try {
     env: { LEGACY_SIM_TEST_KNOBS: '1' },
     gatewayEnv: {
       METRICS_PORT: '0',
+      // A store of the suite's own: never the checkout's .data/store (a `pnpm start` of its own keys).
+      STORE_DATA_DIR: join(workDir, 'store'),
       LOG_LEVEL: 'warn',
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
       RATE_LIMIT_NAMESPACE: `fault-${runId}`,
@@ -64,10 +66,10 @@ try {
       TRUST_PROXY: '127.0.0.1',
       // legacy-sim hashes every case password (scrypt); 200 at once on a busy 2-core box queue past
       // the default 10 s, and a legacy call that times out after the report was sent cannot be told
-      // from one that failed (decision 27). The legacy-faults scenario runs with a 2 s bound.
+      // from one that failed (docs/adr/0006-idempotent-submissions.md). The legacy-faults scenario runs with a 2 s bound.
       LEGACY_TIMEOUT_MS: '30000',
       // The 200 submissions are the load under test here, not a flood: the global submission cap
-      // (decision 81) is the attack suite's subject.
+      // (docs/adr/0014-flood-limits.md) is the attack suite's subject.
       CASE_SUBMISSIONS_MAX_GLOBAL: '100000',
       // Copies sent at once and their retries after 503 `busy` come from one reporter's address.
       CASE_SUBMISSIONS_MAX_PER_CLIENT: '100000',

@@ -14,20 +14,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../../gateway/src/store/test-databases.ts';
+import { createTestDatabase, type TestDatabase } from '../../gateway/src/test/databases.ts';
 import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
-import { guarded, SuiteReport } from '../fault/harness.ts';
-import {
-  call,
-  guestCategoryId,
-  guestReportFields,
-  legacyCases,
-  type Reply,
-  reportForm,
-  signIn,
-  tinyPdf,
-} from '../fault/http.ts';
 import { demoCases } from '../legacy-sim/src/seed/demo-accounts.ts';
+import { call, type Reply, signIn } from '../support/http.ts';
+import { legacyCases } from '../support/legacy-sim.ts';
+import { guestCategoryId, guestReportFields, reportForm, tinyPdf } from '../support/report-form.ts';
+import { guarded, SuiteReport } from '../support/suite-report.ts';
 import { freePort, type RunningSystem, startSystem } from '../system.ts';
 
 const SUITE_LIMIT_MS = 3 * 60_000;

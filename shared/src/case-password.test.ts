@@ -94,7 +94,7 @@ describe('common passwords from the maintained list', () => {
     'Password2026!',
     'indonesia123',
     'bismillah99',
-  ])('refuses %s (issue 8 and Indonesian favourites) one way or another', (password) => {
+  ])('refuses %s (weak and Indonesian favourites) one way or another', (password) => {
     const schemaErrors = errorsOf(password);
     expect(schemaErrors.password !== undefined || isCommonPassword(password)).toBe(true);
   });

@@ -34,6 +34,18 @@ export function parseIsoDate(iso: string): [number, number, number] | null {
 /** A real calendar day written YYYY-MM-DD (years 0000–9999). */
 export const isValidIsoDate = (iso: string): boolean => parseIsoDate(iso) !== null;
 
+/**
+ * The calendar days every date input of the API accepts, both inclusive (docs/product/handling.md#dates). The reports
+ * this system holds start in this century and none will be filed after it; a day outside is a typo
+ * or a probe, and taking it on fails further in: year 1 in WIB is year 0 in UTC, which PostgreSQL
+ * refuses (the audit-trail export answered 503), and the legacy's own date parsing is unknown.
+ */
+export const SUPPORTED_DAYS = { min: '2000-01-01', max: '2099-12-31' } as const;
+
+/** A real calendar day within SUPPORTED_DAYS (ISO days compare correctly as text). */
+export const isSupportedIsoDate = (iso: string): boolean =>
+  isValidIsoDate(iso) && iso >= SUPPORTED_DAYS.min && iso <= SUPPORTED_DAYS.max;
+
 /** Legacy `DatePeriodRange` / `rangeDate` from two ISO dates. */
 export function toLegacyRange(from: IsoDate, to: IsoDate): string {
   return `${from.replaceAll('-', '/')}-${to.replaceAll('-', '/')}`;
@@ -53,8 +65,7 @@ export function monthToDateRange(today = new Date()): { from: IsoDate; to: IsoDa
 }
 
 // Calendar arithmetic on day numbers, not Date objects: a case list checks its dates and computes two
-// deadlines per row, and building, normalising and printing Dates was the list's largest own cost
-// (issue 10).
+// deadlines per row, and building, normalising and printing Dates was the list's largest own cost.
 
 const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 

@@ -7,10 +7,12 @@ import {
   companySchema,
   fieldErrors,
   loginSchema,
+  problemDetailOf,
   wizardStep0Schema,
   wizardStep1Schema,
   wizardStep2Schema,
 } from './forms.ts';
+import { FIELD_MESSAGES as M, PROBLEM_MESSAGES as P } from './messages.ts';
 
 const errorsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
@@ -109,5 +111,18 @@ describe('form schemas speak the spec', () => {
     expect(errors.where).toBe('Maksimal 255 Karakter');
     expect(errors.when).toBe('Mohon isi kapan kejadian ini terjadi');
     expect(errors.how).toBe('Mohon isi bagaimana kejadian ini terjadi');
+  });
+});
+
+describe("a validation problem's detail", () => {
+  it("a date rule's fuller reason wins over the other fields", () => {
+    expect(problemDetailOf({ search: M.max255, from: M.dateOutOfRange })).toBe(P.dateOutOfRange);
+  });
+
+  it('one field: its message; several: the fields by name, the first five and a count of the rest', () => {
+    expect(problemDetailOf({ email: M.emailInvalid })).toBe('Email tidak valid');
+    const seven = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k) => [k, M.max255]));
+    expect(problemDetailOf(seven)).toBe('Terdapat 7 isian yang tidak valid: a, b, c, d, e, dan 2 lainnya');
+    expect(problemDetailOf({})).toBeUndefined();
   });
 });

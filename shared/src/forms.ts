@@ -5,7 +5,13 @@
  */
 import * as v from 'valibot';
 import { DEFAULT_ROLE_ID, FIELD_LIMITS } from './constants.ts';
-import { format, FIELD_MESSAGES as M, TEMPLATE_MESSAGES as T } from './messages.ts';
+import {
+  FIELD_PROBLEM_DETAILS,
+  format,
+  FIELD_MESSAGES as M,
+  PROBLEM_MESSAGES,
+  TEMPLATE_MESSAGES as T,
+} from './messages.ts';
 
 // A missing key is validated as an empty value, so it gets the field's own "wajib diisi" message.
 const text = (requiredMessage: string) =>
@@ -317,7 +323,7 @@ export const wizardStep3Schema = v.object({
   allegedlyInvolved: v.optional(v.array(allegedlyInvolvedSchema), []),
 });
 
-/** Minimum length of a NEW case password (docs/decisions.md: longer than the spec's 8). */
+/** Minimum length of a NEW case password (docs/product/reporting.md#case-password: longer than the spec's 8). */
 export const CASE_PASSWORD_MIN = 10;
 
 const SEQUENCE_ROWS = [
@@ -383,4 +389,38 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): Record<str
     if (!(key in errors)) errors[key] = issue.message;
   }
   return errors;
+}
+
+/** How many fields a validation problem's `detail` names before it only counts the rest. */
+export const DETAIL_FIELDS_NAMED = 5;
+
+/**
+ * The `detail` of a validation problem with these field errors: the reason, never only "the data is
+ * invalid" (that is the title). First match wins:
+ * 1. a field message with a fuller reason of its own (FIELD_PROBLEM_DETAILS: the date rules, decision
+ *    170) → that reason;
+ * 2. one field error → its message (the spec's section-5 words, which name the field), or `Isian
+ *    {field} tidak valid` when the message is the generic one;
+ * 3. several → `Terdapat {count} isian yang tidak valid: {fields}`, naming the first five by their key
+ *    in `errors` and counting the rest.
+ * undefined without field errors: then nothing more than the title is known.
+ */
+export function problemDetailOf(errors: Record<string, string>): string | undefined {
+  const entries = Object.entries(errors);
+  for (const [, message] of entries) {
+    const detail = FIELD_PROBLEM_DETAILS[message];
+    if (detail !== undefined) return detail;
+  }
+  if (entries.length === 0) return undefined;
+  if (entries.length === 1) {
+    const [field, message] = entries[0]!;
+    return message.trim() === '' || message === PROBLEM_MESSAGES.validation
+      ? format(T.invalidField, { field })
+      : message;
+  }
+  const named = entries.slice(0, DETAIL_FIELDS_NAMED).map(([field]) => field);
+  const rest = entries.length - named.length;
+  const fields =
+    rest > 0 ? `${named.join(', ')}, ${format(T.moreFields, { count: rest })}` : named.join(', ');
+  return format(T.invalidFields, { count: entries.length, fields });
 }

@@ -1,5 +1,5 @@
 /**
- * Handling clocks (issue 12, docs/decisions.md #137–#142): by when a report must be acknowledged and
+ * Handling clocks (docs/product/handling.md#handling-clocks): by when a report must be acknowledged and
  * answered, and whether that happened on time. Pure rules, shared by the gateway (which computes every
  * clock: none lives only in a browser) and the web app (which only formats what the gateway sent).
  *
@@ -7,7 +7,7 @@
  *   reporter; answered = a later status change or message. A change to a final status both
  *   acknowledges and answers (the reporter has an outcome).
  * - Both deadlines count from the filing DAY in WIB, in calendar days and calendar months (weekends and
- *   public holidays count: decision #138); a deadline holds until the end of its day in WIB.
+ *   public holidays count: docs/product/handling.md#handling-clocks); a deadline holds until the end of its day in WIB.
  */
 
 import { civilFromDays, daysFromCivil, daysInMonth, parseIsoDate } from './dates.ts';
@@ -64,7 +64,10 @@ export function wibToday(now: number = Date.now()): string {
 
 /**
  * Legacy dates already read, with their reading: a case list reads the same 25 on every request.
- * Bounded (cleared when full); only strings of a date's length are kept.
+ * Bounded (cleared when full); only strings of a date's length are kept. A plain Map on purpose, not
+ * lru-cache: a string's reading never changes, so neither age nor recency matters and clearing costs
+ * only reading again; and shared/ is bundled into the web app too (HandlingClock.tsx), where a cache
+ * library would be weight for nothing.
  */
 const wallTimes = new Map<string, string | null>();
 const WALL_TIMES_MAX = 20_000;

@@ -1,4 +1,9 @@
 /** Indonesian texts used by both the gateway and the web app, worded as the spec words them. */
+import { isoToDisplay, SUPPORTED_DAYS } from './dates.ts';
+
+/** The first and last day the API accepts (docs/product/handling.md#dates), as shown: DD/MM/YYYY. */
+const FIRST_DAY = isoToDisplay(SUPPORTED_DAYS.min);
+const LAST_DAY = isoToDisplay(SUPPORTED_DAYS.max);
 
 export const FIELD_MESSAGES = {
   usernameRequired: 'Username wajib diisi',
@@ -12,7 +17,7 @@ export const FIELD_MESSAGES = {
   confirmPasswordMin: 'Konfirmasi kata sandi baru minimal 8 karakter.',
   confirmPasswordMismatch: 'Konfirmasi kata sandi baru tidak sama',
   confirmPasswordRequired: 'Konfirmasi kata sandi baru wajib diisi',
-  // The spec words these three in English (Name / Phone / Address); every visible text is Indonesian (decision 45).
+  // The spec words these three in English (Name / Phone / Address); every visible text is Indonesian (docs/product/roles-and-screens.md#master-data).
   nameRequired: 'Nama wajib diisi',
   phoneRequired: 'No. Telepon wajib diisi',
   phoneInvalid: 'No. Telepon hanya boleh berisi angka',
@@ -71,6 +76,7 @@ export const FIELD_MESSAGES = {
   dateToRequired: 'Tanggal akhir wajib diisi',
   dateInvalid: 'Tanggal tidak valid',
   dateRangeInvalid: 'Tanggal awal tidak boleh melebihi tanggal akhir',
+  dateOutOfRange: `Tanggal harus di antara ${FIRST_DAY} dan ${LAST_DAY}`,
   auditPeriodTooLong: 'Periode berisi terlalu banyak catatan audit; pilih periode yang lebih pendek',
   dateAfterToday: 'Tanggal tidak boleh melebihi hari ini',
   caseNumberInvalid: 'Nomor Pengaduan tidak valid',
@@ -78,9 +84,9 @@ export const FIELD_MESSAGES = {
   sortInvalid: 'Urutan tidak valid',
   revealReasonRequired: 'Alasan wajib diisi',
   revealReasonMin: 'Alasan minimal 10 karakter',
+  revealReasonWords: 'Alasan harus berisi minimal 2 kata dengan total minimal 10 huruf',
   messageRequired: 'Pesan wajib diisi',
   messageTooLong: 'Pesan tidak boleh melebihi 4000 karakter',
-  caseIdsInvalid: 'Daftar laporan tidak valid',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -99,9 +105,15 @@ export const TEMPLATE_MESSAGES = {
   retryInMinutes: 'Terlalu banyak percobaan, silakan coba lagi dalam {minutes} menit',
   floodRetryInMinutes:
     'Terlalu banyak pengiriman dalam waktu singkat, silakan coba lagi dalam {minutes} menit',
-  conversationFull: 'Percakapan laporan ini telah mencapai batas {limit} pesan',
+  conversationFull: 'Pesan dari pihak Anda pada laporan ini telah mencapai batas {limit} pesan',
   retryInSeconds: 'Terlalu banyak percobaan, silakan coba lagi dalam {seconds} detik',
   retryInHours: 'Terlalu banyak percobaan, silakan coba lagi dalam {hours} jam',
+  /** A validation problem's `detail` when its one field error says only that the data is invalid. */
+  invalidField: 'Isian {field} tidak valid',
+  /** A validation problem's `detail` with several field errors; {fields} names them (fieldList). */
+  invalidFields: 'Terdapat {count} isian yang tidak valid: {fields}',
+  /** The tail of a field list too long to name whole. */
+  moreFields: 'dan {count} lainnya',
 } as const;
 
 export const UI_MESSAGES = {
@@ -120,7 +132,7 @@ export const UI_MESSAGES = {
   maskedNote: '**********',
   handlingDeadlinesSaved: 'Tenggat penanganan berhasil disimpan',
   handlingDeadlinesReset: 'Tenggat penanganan kembali mengikuti bawaan grup',
-  /** The reporter's promise (issue 12); {date} DD/MM/YYYY. */
+  /** The reporter's promise (docs/product/handling.md#handling-clocks); {date} DD/MM/YYYY. */
   replyPromise: 'Laporan Anda akan ditanggapi paling lambat {date}',
   replyGiven: 'Laporan Anda telah ditanggapi pada {date}',
   maskedNoteHint: 'Text disembunyikan demi keamanan',
@@ -164,7 +176,21 @@ export const PROBLEM_MESSAGES = {
   evidenceUnavailable: 'Tambah Bukti sedang tidak dapat digunakan, silakan coba beberapa saat lagi',
   messageIdempotencyMismatch:
     'Isi pesan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
+  dateInvalid: 'Tanggal tidak valid: gunakan tanggal kalender yang ada, berformat YYYY-MM-DD',
+  dateOutOfRange: `Tanggal di luar rentang yang didukung: hanya ${FIRST_DAY} sampai ${LAST_DAY} yang dapat dipakai`,
+  dateRangeInvalid: 'Periode tidak valid: tanggal awal melebihi tanggal akhir',
 } as const;
+
+/**
+ * Field messages whose reason a validation problem also names as its `detail` (docs/product/handling.md#dates): a caller
+ * that reads only the detail (an API client, a download link, a snackbar) still learns why a date was
+ * refused, not just that the data was invalid. The first field error with one wins.
+ */
+export const FIELD_PROBLEM_DETAILS: Readonly<Record<string, string>> = {
+  [FIELD_MESSAGES.dateInvalid]: PROBLEM_MESSAGES.dateInvalid,
+  [FIELD_MESSAGES.dateOutOfRange]: PROBLEM_MESSAGES.dateOutOfRange,
+  [FIELD_MESSAGES.dateRangeInvalid]: PROBLEM_MESSAGES.dateRangeInvalid,
+};
 
 /** Replaces `{key}` placeholders in a template message. */
 export function format(template: string, values: Record<string, string | number>): string {

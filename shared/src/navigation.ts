@@ -10,9 +10,9 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     { label: 'Perusahaan', path: '/admin/company' },
     { label: 'Status Laporan', path: '/admin/statuscase' },
     // Spec §2 lists /admin/case among type 1's routes but not in its menu; a route without a link
-    // would be unreachable (docs/decisions.md #37).
+    // would be unreachable (docs/product/roles-and-screens.md#administrator).
     { label: 'Laporan', path: '/admin/case' },
-    // Issue 12: each company's handling deadlines (set here; read by types 2 and 3).
+    // Each company's handling deadlines (set here; read by types 2 and 3).
     { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
   ],
   2: [

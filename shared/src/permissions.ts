@@ -1,7 +1,7 @@
 /**
  * The one permission matrix of the product (spec section 6).
  *
- * Reading chosen (written down in docs/decisions.md): reading B of section 6, with type 1 as the
+ * Reading chosen (docs/product/roles-and-screens.md#roles-and-scope): reading B of section 6, with type 1 as the
  * holding's master-data administrator: 1 Administrator, 2 company admin, 3 partner (admin),
  * 4 company staff (analyst), 5 partner staff, 6 signed-in whistleblower. The gateway enforces this
  * matrix on every route; the web app uses the same matrix only to decide what to show.
@@ -86,7 +86,7 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'cases:create': either((s) => s === null, caseHandlers),
   // Type 1 reads the group's case list and details (spec §2 lists /admin/case for it), but is a
   // master-data administrator, not a handler: no log entries, no export, no downloads, no reporter
-  // identity or contact, and its own log-note view is the masked one (docs/decisions.md #37).
+  // identity or contact, and its own log-note view is the masked one (docs/product/roles-and-screens.md#administrator).
   'cases:list': types(1, 2, 3, 4, 5, 6),
   'cases:read': types(1, 2, 3, 4, 5, 6),
   /** The reporter's identity and contact fields in a case detail (the name has its own rule for type 6). */
@@ -97,7 +97,7 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'cases:export': caseHandlers,
   'tracking:use': anyone,
   'dashboard:read': types(2, 3, 4, 5),
-  // Messages (issue 11): whoever reads a case reads its conversation; whoever writes activity logs
+  // Messages: whoever reads a case reads its conversation; whoever writes activity logs
   // writes to the reporter, and so does the signed-in reporter (type 6) on its own cases.
   'case-messages:read': types(2, 3, 4, 5, 6),
   'case-messages:write': either(caseHandlers, types(6)),
@@ -105,9 +105,9 @@ export const PERMISSIONS: Record<Action, Rule> = {
   /** Tambah Bukti by the signed-in reporter on its own cases (the tracker uses tracking:use). */
   'case-evidence:add': types(6),
   'identity-access:read-own': types(6),
-  // Issue 12: the group administrator exports the whole trail, a company admin its own staff's.
+  // Audit trail: the group administrator exports the whole trail, a company admin its own staff's.
   'audit-trail:export': types(1, 2),
-  // Issue 12: the group sets each company's handling deadlines; company and partner admins read theirs.
+  // Handling deadlines: the group sets each company's handling deadlines; company and partner admins read theirs.
   'handling-deadlines:read': types(1, 2, 3),
   'handling-deadlines:manage': types(1),
 };

@@ -10,7 +10,7 @@ import {
   statusBadgeColour,
 } from './status.ts';
 
-/** The legacy's table as legacy-sim seeds it (docs/decisions.md #29); `open` from GET /CaseStatus/Open. */
+/** The legacy's table as legacy-sim seeds it (docs/product/handling.md#case-workflow); `open` from GET /CaseStatus/Open. */
 const statuses: StatusLike[] = [
   { id: 1, name: 'Baru', order: 1, open: true },
   { id: 11, name: 'Diterima', order: 2, open: true },

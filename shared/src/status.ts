@@ -1,6 +1,6 @@
 /**
  * Case-status rules of spec section 4, derived from the legacy's status table (ids, orders and its
- * open-status list), never from status names: see docs/decisions.md #29.
+ * open-status list), never from status names: see docs/product/handling.md#case-workflow.
  */
 import { STATUS_NEW_ID, STATUS_ROUTING_ID } from './constants.ts';
 

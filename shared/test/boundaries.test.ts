@@ -1,6 +1,7 @@
 /**
  * Import direction is part of the architecture: shared/ imports neither side, web/ never imports
- * gateway/. This walks the source trees and fails on any import that crosses the line.
+ * gateway/, and the scripts' shared helpers (scripts/support) import none of the suites that use
+ * them. This walks the source trees and fails on any import that crosses the line.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -47,7 +48,12 @@ describe('import boundaries', () => {
     expect(violations('web', /(^|\/)gateway\/|@wbs\/gateway|@wbs\/legacy-sim/)).toEqual([]);
   });
 
+  it("the scripts' shared helpers import none of the suites", () => {
+    expect(violations('scripts/support', /(^|\/)(e2e|fault|attack|replicas|bench)\//)).toEqual([]);
+  });
+
   it('finds the source trees it guards', () => {
     expect(sourceFiles(join(root, 'shared')).length).toBeGreaterThan(3);
+    expect(sourceFiles(join(root, 'scripts/support')).length).toBeGreaterThan(3);
   });
 });

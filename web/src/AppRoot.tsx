@@ -2,7 +2,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { SWRConfig } from 'swr';
 import { App } from './App.tsx';
-import { ApiError, swrFetcher } from './api/client.ts';
+import { ApiError } from './api/client.ts';
 import { SESSION_KEY } from './api/session.ts';
 import { system } from './theme.ts';
 import { ConfirmProvider } from './ui/ConfirmDialog.tsx';
@@ -28,7 +28,7 @@ export function AppRoot({ guest = false, onStarted }: { guest?: boolean; onStart
     <ChakraProvider value={system}>
       <SWRConfig
         value={{
-          fetcher: swrFetcher,
+          // No app-wide fetcher: every query brings its typed one (api/useApi.ts).
           revalidateOnFocus: false,
           shouldRetryOnError: false,
           ...(guest ? { fallback: { [SESSION_KEY]: null } } : {}),

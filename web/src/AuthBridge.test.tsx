@@ -57,14 +57,20 @@ const unauthorized = () =>
 describe('AuthBridge', () => {
   it('on a 401 of a signed-in call clears the session, returns to / and shows the message', async () => {
     window.history.pushState(null, '', '/admin/case');
-    const fetchMock = vi.fn(async () => unauthorized());
+    const fetchMock = vi.fn(async (_request: Request) => unauthorized());
     vi.stubGlobal('fetch', fetchMock);
     renderWithSession({ id: 1, userTypeId: 2 });
     const failures: unknown[] = [];
     await act(async () => {
       // Several calls of one screen fail together: one sign-out, one message.
       await Promise.all(
-        ['/cases', '/dashboard/summary', '/case-statuses'].map((p) => api(p).catch((e) => failures.push(e))),
+        [
+          api.POST('/api/v1/cases/search', { body: { from: '2026-05-01', to: '2026-05-31' } }),
+          api.GET('/api/v1/dashboard/summary', {
+            params: { query: { from: '2026-05-01', to: '2026-05-31' } },
+          }),
+          api.GET('/api/v1/case-statuses'),
+        ].map((call) => call.catch((e) => failures.push(e))),
       );
       await new Promise((r) => setTimeout(r, 10));
     });
@@ -74,10 +80,10 @@ describe('AuthBridge', () => {
     expect(notifyError).toHaveBeenCalledWith(['Sesi Anda telah berakhir']);
     // Spec §8: the overlay 'Proses Logout' while the server logout runs, then gone.
     expect(overlay.mock.calls).toEqual([['show', 'Proses Logout'], ['hide']]);
-    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
-    expect(calls.filter(([url, init]) => url.endsWith('/session') && init.method === 'DELETE')).toHaveLength(
-      1,
-    );
+    const requests = fetchMock.mock.calls.map(([request]) => request);
+    expect(
+      requests.filter((r) => new URL(r.url).pathname === '/api/v1/session' && r.method === 'DELETE'),
+    ).toHaveLength(1);
     // The screens' own handlers stay quiet about it (notify.problem skips handled errors).
     expect(failures.every((e) => e instanceof ApiError && e.handled)).toBe(true);
   });
@@ -90,7 +96,7 @@ describe('AuthBridge', () => {
     );
     renderWithSession(null);
     await act(async () => {
-      await api('/cases').catch(() => undefined);
+      await api.GET('/api/v1/case-statuses').catch(() => undefined);
     });
     expect(window.location.pathname).toBe('/case/create');
     expect(notifyError).not.toHaveBeenCalled();

@@ -11,7 +11,8 @@
  *
  * Appends of parallel requests are grouped into one chain transaction (group commit, store.ts).
  *
- * Failure (docs/decisions.md): the reply waits for the record. When it cannot be written, a reply
+ * Failure (docs/adr/0032-hash-chained-audit-trail.md): the reply waits for the record. When it cannot be
+ * written, a reply
  * that would disclose case data (case read or list, download, export, messages, contact reveal) is
  * withheld: 503 `store-unavailable` (fail closed, nothing leaves unrecorded). Changes the legacy has
  * already made are answered as they are (refusing would hide a done change from its author); the

@@ -6,7 +6,8 @@
  * is one transaction that first locks the single chain-head row (`SELECT … FOR UPDATE`), so the next
  * run waits until this one commits and then sees its hash. Within a process, appends are grouped into
  * runs (`AuditAppender`). A process that wrote the chain's last record chains its next run after it
- * in one statement that moves the head only if it is still there (decision 163); else the lock as
+ * in one statement that moves the head only if it is still there (docs/adr/0035-audit-group-commit.md); else
+ * the lock as
  * above. (PGlite runs one transaction at a time anyway.)
  */
 import type { StoreDb } from '../store/database.ts';

@@ -8,7 +8,7 @@ import { demoCases } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asc, sql } from '../store/drizzle.ts';
 import { auditChainHead, auditRecord } from '../store/schema.ts';
-import { createTestDatabase, ENGINES, storeTestEnv } from '../store/test-databases.ts';
+import { createTestDatabase, ENGINES, storeTestEnv } from '../test/databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signIn, type TestApp } from '../test/helpers.ts';
 import { AuditAppender, type AuditEntry, appendAudit, verifyAuditChain } from './store.ts';
 import { runAuditVerify } from './verify.ts';

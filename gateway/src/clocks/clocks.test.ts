@@ -1,5 +1,5 @@
 /**
- * Handling clocks through the real app and legacy-sim (issue 12): the seeded report filed 8 days ago
+ * Handling clocks through the real app and legacy-sim: the seeded report filed 8 days ago
  * and never touched is overdue in the list, the overdue filter and the dashboard tile; the tracker sees
  * the promised date; a handler message or a status change acknowledges; company deadlines are the
  * administrator's to set, and a date already promised does not move.
@@ -10,7 +10,7 @@ import type { CaseDetail, CaseListReply, HandlingDeadlinesReply } from '@wbs/sha
 import type { DashboardOverdueReply } from '@wbs/shared/api/dashboard';
 import { addDays, addMonths, wibToday } from '@wbs/shared/handling-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, storeTestEnv } from '../store/test-databases.ts';
+import { ENGINES, storeTestEnv } from '../test/databases.ts';
 import { browser, buildTestApp, demoLogins, ORIGIN, type TestApp } from '../test/helpers.ts';
 import { multipart } from '../test/uploads.ts';
 
@@ -122,7 +122,8 @@ describe.each(ENGINES)('handling clocks on $engine', ({ engine }) => {
     };
     const before = await call('admin.kahuripan', 'GET', '/cases/1');
     expect((before.json() as CaseDetail).handling?.stage).toBe('acknowledgement');
-    // Read twice: the second read reuses the clock computed by the first (decision 158).
+    // Read twice: the second read reuses the clock computed by the first
+    // (docs/adr/0034-handling-clock-computation.md).
     expect((await listRow()).handling?.stage).toBe('acknowledgement');
     expect((await listRow()).handling?.stage).toBe('acknowledgement');
 

@@ -1,47 +1,13 @@
 /**
  * Overdue reports over a whole case table: the case list's "Terlambat" filter and the dashboard's tile.
  * The legacy cannot filter by a clock it does not know, so the gateway walks the caller's own case
- * table (the same legacy table and scope as the list) in large pages and keeps the overdue rows.
+ * table (the same legacy table and scope as the list, legacy/cases.ts `walkCaseTable`) in large pages
+ * and keeps the overdue rows.
  */
 import { type HandlingClock, isOverdue } from '@wbs/shared/handling-clock';
-import type { FastifyRequest } from 'fastify';
 import { ApiProblem } from '../errors.ts';
-import { caseRowSchema, type LegacyCaseRow } from '../legacy/case-schemas.ts';
-import { clocksOfRows, type RowClocks } from './service.ts';
-
-/** Rows per legacy call of a walk, and the most a walk reads (beyond it the answer is partial). */
-export const WALK_PAGE_SIZE = 500;
-export const WALK_MAX_ROWS = 5_000;
-
-export type TableRef = { name: string; path: string };
-export type WalkFilters = Record<string, unknown>;
-
-export type WalkResult = { rows: LegacyCaseRow[]; complete: boolean };
-
-/** Every row of the caller's case table matching `filters` (at most WALK_MAX_ROWS), in `order`. */
-export async function walkCaseTable(
-  request: FastifyRequest,
-  companyId: number,
-  table: TableRef,
-  filters: WalkFilters,
-  order: unknown,
-): Promise<WalkResult> {
-  const rows: LegacyCaseRow[] = [];
-  for (let start = 0; start < WALK_MAX_ROWS; start += WALK_PAGE_SIZE) {
-    const page = await request.legacy.table({
-      name: table.name,
-      method: 'POST',
-      path: table.path,
-      json: { draw: 1, start, length: WALK_PAGE_SIZE, order, ...filters },
-      row: caseRowSchema,
-    });
-    rows.push(...page.rows.filter((row) => row.caseCompanyId === companyId));
-    if (page.rows.length < WALK_PAGE_SIZE || start + WALK_PAGE_SIZE >= page.filtered) {
-      return { rows, complete: true };
-    }
-  }
-  return { rows, complete: false };
-}
+import type { LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { type ClockContext, clocksOfRows, type RowClocks } from './service.ts';
 
 export type OverdueRow = { row: LegacyCaseRow; clock: HandlingClock };
 
@@ -50,21 +16,21 @@ export type OverdueRow = { row: LegacyCaseRow; clock: HandlingClock };
  * MAX_REFRESH_PER_REQUEST). A failing store is a 503: these are only clocks.
  */
 export async function overdueOf(
-  request: FastifyRequest,
+  ctx: ClockContext,
   companyId: number,
   rows: readonly LegacyCaseRow[],
-): Promise<{ overdue: OverdueRow[]; partial: boolean }> {
+): Promise<{ overdue: OverdueRow[]; partial: boolean; unread: Map<number, number> }> {
   let result: RowClocks;
   try {
-    result = await clocksOfRows(request, companyId, rows, 'overdue-candidates');
+    result = await clocksOfRows(ctx, companyId, rows, 'overdue-candidates');
   } catch (error) {
     throw new ApiProblem('store-unavailable', { cause: error });
   }
-  const { clocks, partial } = result;
+  const { clocks, partial, unread } = result;
   const overdue: OverdueRow[] = [];
   for (const row of rows) {
     const clock = clocks.get(row.caseId);
     if (clock && isOverdue(clock)) overdue.push({ row, clock });
   }
-  return { overdue, partial };
+  return { overdue, partial, unread };
 }

@@ -1,4 +1,5 @@
-/** The clock rules of shared/src/handling-clock.ts: calendar arithmetic, states, events (with generated cases). */
+/** The clock rules of shared/src/handling-clock.ts: calendar arithmetic, states, events (with generated
+ * cases). */
 
 import { isValidIsoDate } from '@wbs/shared/dates';
 import {
@@ -54,7 +55,7 @@ describe('calendar arithmetic in WIB', () => {
 });
 
 /**
- * The Date-based calendar helpers the arithmetic ones replaced (issue 10), kept as the test's oracle:
+ * The Date-based calendar helpers the arithmetic ones replaced, kept as the test's oracle:
  * on every real day the answers must stay the same.
  */
 const byDate = {

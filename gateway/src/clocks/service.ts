@@ -1,5 +1,5 @@
 /**
- * Handling clocks of cases (issue 12, docs/decisions.md #137–#142), derived from the legacy's case and
+ * Handling clocks of cases (docs/product/handling.md#handling-clocks), derived from the legacy's case and
  * log dates plus the store's handler messages, never kept in a browser:
  * - a case detail (or the tracker's copy) carries its whole log: its clock is derived from it at once;
  * - a case-list row carries only the current status: the facts read from the log are kept per case in
@@ -21,10 +21,13 @@ import {
   statusChangeEvents,
   wibToday,
 } from '@wbs/shared/handling-clock';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { caseStatusTable } from '../legacy/reference.ts';
+import type { Caller } from '../policies/caller.ts';
 import { loadCaseInScope } from '../policies/case-scope.ts';
-import { loadStatusTable } from '../routes/case-statuses/table.ts';
+import type { BoundCase } from '../store/case-binding.ts';
 import type { Store } from '../store/plugin.ts';
 import {
   type ClockInputs,
@@ -44,7 +47,8 @@ const REFRESH_CONCURRENCY = 4;
 export const MAX_REFRESH_PER_REQUEST = 200;
 
 /**
- * How long a process reuses what the store said of a case's clock for LIST rows (decision 149): the
+ * How long a process reuses what the store said of a case's clock for LIST rows
+ * (docs/adr/0034-handling-clock-computation.md): the
  * clocks are day-granular, so a few seconds cost nothing, and the case list is the gateway's hottest
  * path. This process's own writes (clock facts, a handler's message) replace or drop the entry at once;
  * another replica's are seen within this time. Details and tracking always read the store.
@@ -52,93 +56,109 @@ export const MAX_REFRESH_PER_REQUEST = 200;
 const LIST_INPUT_TTL_MS = 5_000;
 const LIST_INPUT_MAX_ENTRIES = 50_000;
 
-type CachedInputs = { until: number; row: ClockRow | undefined; messages: string[] };
-type InputCache = {
-  cases: Map<string, CachedInputs>;
-  deadlines: Map<number, { until: number; deadlines: HandlingDeadlines | null }>;
+/** What the store said of one case incarnation (`binding`): a reissued id is another entry. */
+/**
+ * What the clocks work with, for one request: who asks (to read a case's log in its scope), the store,
+ * the group's default deadlines, the app's input cache and the request's log. Made by
+ * clocks/plugin.ts (`request.clocks`).
+ */
+export type ClockContext = {
+  caller: Caller;
+  store(): Promise<Store>;
+  defaults: HandlingDeadlines;
+  cache: InputCache;
+  log: FastifyBaseLogger;
 };
-const inputCaches = new WeakMap<object, InputCache>();
 
-function inputCacheOf(request: FastifyRequest): InputCache {
-  // Keyed by the app's config object, one per app: `request.server` differs between route plugins.
-  const owner = request.server.config;
-  let cache = inputCaches.get(owner);
-  if (!cache) {
-    cache = { cases: new Map(), deadlines: new Map() };
-    inputCaches.set(owner, cache);
-  }
-  return cache;
+type CachedInputs = { binding: string; row: ClockRow | undefined; messages: string[]; unread: number };
+export type InputCache = {
+  cases: LRUCache<string, CachedInputs>;
+  deadlines: LRUCache<number, { deadlines: HandlingDeadlines | null }>;
+};
+/** One per app (clocks/plugin.ts). */
+export function inputCache(): InputCache {
+  // Entries live LIST_INPUT_TTL_MS from when they were read (a hit does not extend them).
+  return {
+    cases: new LRUCache({ max: LIST_INPUT_MAX_ENTRIES, ttl: LIST_INPUT_TTL_MS }),
+    deadlines: new LRUCache({ max: 10_000, ttl: LIST_INPUT_TTL_MS }),
+  };
 }
 
 const caseKey = (companyId: number, caseId: number) => `${companyId}:${caseId}`;
 
 /** Drops what this process kept of a case's clock (a handler just wrote to the reporter). */
-export function forgetClockInputs(request: FastifyRequest, companyId: number, caseId: number): void {
-  inputCacheOf(request).cases.delete(caseKey(companyId, caseId));
+export function forgetClockInputs(ctx: ClockContext, companyId: number, caseId: number): void {
+  ctx.cache.cases.delete(caseKey(companyId, caseId));
 }
 
 /** Drops this process's copy of a company's deadlines (the administrator just changed them). */
-export function forgetCompanyDeadlines(request: FastifyRequest, companyId: number): void {
-  inputCacheOf(request).deadlines.delete(companyId);
+export function forgetCompanyDeadlines(ctx: ClockContext, companyId: number): void {
+  ctx.cache.deadlines.delete(companyId);
 }
 
 /** clockInputsOf through the short per-process cache: only cases not seen in the last seconds are read. */
 async function cachedClockInputs(
-  request: FastifyRequest,
+  ctx: ClockContext,
   store: Store,
   companyId: number,
-  caseIds: readonly number[],
+  cases: readonly BoundCase[],
 ): Promise<ClockInputs> {
-  const cache = inputCacheOf(request);
-  const now = Date.now();
+  const { cache } = ctx;
   const rows = new Map<number, ClockRow>();
   const messages = new Map<number, string[]>();
-  const missing: number[] = [];
-  for (const id of caseIds) {
+  const unread = new Map<number, number>();
+  const missing: BoundCase[] = [];
+  for (const ref of cases) {
+    const id = ref.caseId;
     const hit = cache.cases.get(caseKey(companyId, id));
-    if (!hit || hit.until <= now) {
-      missing.push(id);
+    if (!hit || hit.binding !== ref.binding) {
+      missing.push(ref);
       continue;
     }
     if (hit.row) rows.set(id, hit.row);
     if (hit.messages.length) messages.set(id, hit.messages);
+    if (hit.unread) unread.set(id, hit.unread);
   }
   const knownDeadlines = cache.deadlines.get(companyId);
-  if (missing.length === 0 && knownDeadlines && knownDeadlines.until > now) {
-    return { deadlines: knownDeadlines.deadlines, rows, messages };
+  if (missing.length === 0 && knownDeadlines) {
+    return { deadlines: knownDeadlines.deadlines, rows, messages, unread };
   }
   const read = await clockInputsOf(store, companyId, missing);
-  if (cache.cases.size + missing.length > LIST_INPUT_MAX_ENTRIES) cache.cases.clear();
-  const until = now + LIST_INPUT_TTL_MS;
-  for (const id of missing) {
+  for (const { caseId: id, binding } of missing) {
     const row = read.rows.get(id);
     const times = read.messages.get(id) ?? [];
-    cache.cases.set(caseKey(companyId, id), { until, row, messages: times });
+    const marks = read.unread.get(id) ?? 0;
+    cache.cases.set(caseKey(companyId, id), { binding, row, messages: times, unread: marks });
     if (row) rows.set(id, row);
     if (times.length) messages.set(id, times);
+    if (marks) unread.set(id, marks);
   }
-  cache.deadlines.set(companyId, { until, deadlines: read.deadlines });
-  return { deadlines: read.deadlines, rows, messages };
+  cache.deadlines.set(companyId, { deadlines: read.deadlines });
+  return { deadlines: read.deadlines, rows, messages, unread };
 }
 
 /** Keeps this process's cache in step with the clock facts it just wrote. */
-function rememberClockRows(request: FastifyRequest, rows: readonly ClockRowInput[]): void {
-  const cache = inputCacheOf(request);
+function rememberClockRows(ctx: ClockContext, rows: readonly ClockRowInput[]): void {
+  const { cache } = ctx;
   for (const row of rows) {
     const hit = cache.cases.get(caseKey(row.companyId, row.caseId));
-    if (hit) hit.row = { ...row, updatedAt: new Date() };
+    if (hit && hit.binding === row.caseBinding) hit.row = { ...row, updatedAt: new Date() };
   }
 }
+
+/** A clock row as kept or about to be written (a kept one may still be unbound: case-binding.ts). */
+type ClockFacts = Omit<ClockRow, 'updatedAt'>;
 
 type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
 
 /** The final ids of each status table the reference cache handed out (its tables are frozen, shared). */
 const finalIdsOfTable = new WeakMap<readonly CaseStatusRow[], ReadonlySet<number>>();
 
-/** A final status: the legacy does not list it as open (decision #29). Unknown table: nothing is final. */
-async function finalStatusIds(request: FastifyRequest): Promise<ReadonlySet<number>> {
+/** A final status: the legacy does not list it as open (docs/product/handling.md#case-workflow). Unknown
+ * table: nothing is final. */
+async function finalStatusIds(ctx: ClockContext): Promise<ReadonlySet<number>> {
   try {
-    const table = await loadStatusTable(request);
+    const table = await caseStatusTable(ctx.caller.legacy);
     let finals = finalIdsOfTable.get(table);
     if (!finals) {
       finals = new Set(table.filter((s) => !s.open).map((s) => s.id));
@@ -146,7 +166,7 @@ async function finalStatusIds(request: FastifyRequest): Promise<ReadonlySet<numb
     }
     return finals;
   } catch (error) {
-    request.log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
+    ctx.log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
     return new Set();
   }
 }
@@ -177,7 +197,7 @@ function logEvents(facts: LogFacts): HandlingEvent[] {
   return events;
 }
 
-function clockOf(row: ClockRowInput, messages: readonly string[], today: string): HandlingClock {
+function clockOf(row: ClockFacts, messages: readonly string[], today: string): HandlingClock {
   const events = [
     ...logEvents({ acknowledgedAt: row.logAcknowledgedAt, answeredAt: row.logAnsweredAt }),
     ...messages.map((at): HandlingEvent => ({ at, kind: 'message' })),
@@ -192,19 +212,15 @@ function clockOf(row: ClockRowInput, messages: readonly string[], today: string)
 /**
  * Clocks already computed for a kept row: the input cache hands out the same row and message objects
  * for its 5 s, in which a busy list would compute the same clocks on every request (they were a tenth
- * of the list's CPU, issue 10). A new row, new messages or a new day computes afresh.
+ * of the list's CPU). A new row, new messages or a new day computes afresh.
  */
 const rowClocks = new WeakMap<
-  ClockRowInput,
+  ClockFacts,
   { today: string; messages: readonly string[] | undefined; clock: HandlingClock }
 >();
 
 /** `clockOf` through `rowClocks`; frozen, as one object then serves every reply that reuses it. */
-function rowClock(
-  kept: ClockRowInput,
-  messages: readonly string[] | undefined,
-  today: string,
-): HandlingClock {
+function rowClock(kept: ClockFacts, messages: readonly string[] | undefined, today: string): HandlingClock {
   const known = rowClocks.get(kept);
   if (known && known.today === today && known.messages === messages) return known.clock;
   const clock = clockOf(kept, messages ?? [], today);
@@ -216,8 +232,7 @@ function rowClock(
 
 /** The row to keep for a case: the deadlines already frozen for it, else the company's current ones. */
 function clockRowFor(
-  companyId: number,
-  caseId: number,
+  ref: BoundCase,
   filedAt: string,
   statusIdSeen: number | null,
   facts: LogFacts,
@@ -225,8 +240,9 @@ function clockRowFor(
   deadlines: HandlingDeadlines,
 ): ClockRowInput {
   return {
-    companyId,
-    caseId,
+    companyId: ref.companyId,
+    caseId: ref.caseId,
+    caseBinding: ref.binding,
     filedAt: existing?.filedAt ?? filedAt,
     ackDays: existing?.ackDays ?? deadlines.ackDays,
     feedbackMonths: existing?.feedbackMonths ?? deadlines.feedbackMonths,
@@ -236,39 +252,39 @@ function clockRowFor(
   };
 }
 
-async function companyDeadlines(request: FastifyRequest, store: Store, companyId: number) {
-  const defaults = request.server.config.handlingDeadlines;
+async function companyDeadlines(ctx: ClockContext, store: Store, companyId: number) {
+  const { defaults } = ctx;
   return (await deadlinesOf(store, [companyId], defaults)).get(companyId) ?? defaults;
 }
 
 /** A company's acknowledgement period in days now, or null when the store cannot tell. */
-export async function ackDaysOf(request: FastifyRequest, companyId: number): Promise<number | null> {
+export async function ackDaysOf(ctx: ClockContext, companyId: number): Promise<number | null> {
   try {
-    const store = await request.server.store.open();
-    return (await companyDeadlines(request, store, companyId)).ackDays;
+    const store = await ctx.store();
+    return (await companyDeadlines(ctx, store, companyId)).ackDays;
   } catch (error) {
-    request.log.warn({ err: { message: (error as Error).message } }, 'clocks: deadlines unavailable');
+    ctx.log.warn({ err: { message: (error as Error).message } }, 'clocks: deadlines unavailable');
     return null;
   }
 }
 
 /** The clock of one case whose whole log is at hand (detail, tracking), keeping its facts. */
-export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promise<HandlingClock | null> {
+export async function clockOfCase(ctx: ClockContext, c: LegacyCase): Promise<HandlingClock | null> {
   // A filing time the legacy wrote unreadably gives no clock rather than a wrong one.
   if (normaliseWallTime(c.caseCreated) === null) return null;
   try {
-    const store = await request.server.store.open();
-    const finals = await finalStatusIds(request);
+    const store = await ctx.store();
+    const finals = await finalStatusIds(ctx);
     const filedAt = normaliseWallTime(c.caseCreated) as string;
+    const ref = store.cases.bind(c);
     const {
       rows: existing,
       messages,
       deadlines: own,
-    } = await clockInputsOf(store, c.caseCompanyId, [c.caseId]);
-    const deadlines = own ?? request.server.config.handlingDeadlines;
+    } = await clockInputsOf(store, c.caseCompanyId, [ref], false);
+    const deadlines = own ?? ctx.defaults;
     const row = clockRowFor(
-      c.caseCompanyId,
-      c.caseId,
+      ref,
       filedAt,
       c.caseCaseStatusId,
       logFactsOf(c, finals),
@@ -279,11 +295,11 @@ export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promi
     // its audit record).
     if (!sameFacts(existing.get(c.caseId), row)) {
       await saveClockRows(store, [row]);
-      rememberClockRows(request, [row]);
+      rememberClockRows(ctx, [row]);
     }
     return clockOf(row, messages.get(c.caseId) ?? [], wibToday());
   } catch (error) {
-    request.log.error({ err: { message: (error as Error).message } }, 'clocks: case clock unavailable');
+    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: case clock unavailable');
     return null;
   }
 }
@@ -292,6 +308,8 @@ export async function clockOfCase(request: FastifyRequest, c: LegacyCase): Promi
 function sameFacts(kept: ClockRow | undefined, row: ClockRowInput): boolean {
   return (
     kept !== undefined &&
+    // A row from before bindings is written once with its binding.
+    kept.caseBinding === row.caseBinding &&
     kept.statusIdSeen === row.statusIdSeen &&
     kept.logAcknowledgedAt === row.logAcknowledgedAt &&
     kept.logAnsweredAt === row.logAnsweredAt
@@ -311,6 +329,8 @@ export type RowClocks = {
   clocks: Map<number, HandlingClock>;
   /** Some rows were left without a clock: more stale rows than one request reads. */
   partial: boolean;
+  /** Reporter messages no handler has read yet, per row that has any (read with the clocks' inputs). */
+  unread: Map<number, number>;
 };
 
 export type RowClockMode =
@@ -328,27 +348,28 @@ export type RowClockMode =
  * store fails: the caller decides whether a list goes on without clocks.
  */
 export async function clocksOfRows(
-  request: FastifyRequest,
+  ctx: ClockContext,
   companyId: number,
   rows: readonly LegacyCaseRow[],
   mode: RowClockMode = 'all',
 ): Promise<RowClocks> {
-  const store = await request.server.store.open();
+  const store = await ctx.store();
   const today = wibToday();
   // Rows of this company with a readable filing time, each case once (whatever the legacy repeats).
   const seen = new Set<number>();
-  const own = rows.filter((row) => {
+  const all = rows.filter((row) => {
     if (row.caseCompanyId !== companyId || seen.has(row.caseId)) return false;
     seen.add(row.caseId);
-    return normaliseWallTime(row.caseCreated) !== null;
+    return true;
   });
-  const ids = own.map((row) => row.caseId);
+  const own = all.filter((row) => normaliseWallTime(row.caseCreated) !== null);
+  const refs = new Map(all.map((row) => [row.caseId, store.cases.bind(row)]));
   const [inputs, finals] = await Promise.all([
-    cachedClockInputs(request, store, companyId, ids),
-    finalStatusIds(request),
+    cachedClockInputs(ctx, store, companyId, [...refs.values()]),
+    finalStatusIds(ctx),
   ]);
-  const { rows: existing, messages } = inputs;
-  const deadlines = inputs.deadlines ?? request.server.config.handlingDeadlines;
+  const { rows: existing, messages, unread } = inputs;
+  const deadlines = inputs.deadlines ?? ctx.defaults;
   const wanted = own.filter((row) => {
     if (mode === 'all') return true;
     if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
@@ -365,7 +386,8 @@ export async function clocksOfRows(
     const filedAt = normaliseWallTime(row.caseCreated) as string;
     // Still in Baru: no status change in the log yet, so nothing to read.
     if (row.caseCaseStatusId === STATUS_NEW_ID || row.caseCaseStatusId === null) {
-      fresh.push(clockRowFor(companyId, row.caseId, filedAt, row.caseCaseStatusId, noFacts, kept, deadlines));
+      const ref = refs.get(row.caseId) as BoundCase;
+      fresh.push(clockRowFor(ref, filedAt, row.caseCaseStatusId, noFacts, kept, deadlines));
     } else {
       stale.push(row);
     }
@@ -373,12 +395,11 @@ export async function clocksOfRows(
   const partial = stale.length > MAX_REFRESH_PER_REQUEST;
   await eachLimited(stale.slice(0, MAX_REFRESH_PER_REQUEST), REFRESH_CONCURRENCY, async (row) => {
     try {
-      const c = await loadCaseInScope(request, row.caseId);
+      const c = await loadCaseInScope(ctx.caller, row.caseId);
       const filedAt = normaliseWallTime(c.caseCreated) ?? (normaliseWallTime(row.caseCreated) as string);
       fresh.push(
         clockRowFor(
-          companyId,
-          row.caseId,
+          refs.get(row.caseId) as BoundCase,
           filedAt,
           row.caseCaseStatusId,
           logFactsOf(c, finals),
@@ -388,16 +409,16 @@ export async function clocksOfRows(
       );
     } catch (error) {
       // One unreadable case leaves its row without a clock, not the list without rows.
-      request.log.warn(
+      ctx.log.warn(
         { err: { message: (error as Error).message }, caseId: row.caseId },
         'clocks: case log unread',
       );
     }
   });
   await saveClockRows(store, fresh);
-  rememberClockRows(request, fresh);
+  rememberClockRows(ctx, fresh);
 
-  const rowsById = new Map<number, ClockRowInput>(existing);
+  const rowsById = new Map<number, ClockFacts>(existing);
   for (const row of fresh) rowsById.set(row.caseId, row);
   const clocks = new Map<number, HandlingClock>();
   for (const row of wanted) {
@@ -405,7 +426,7 @@ export async function clocksOfRows(
     if (!kept || kept.statusIdSeen !== row.caseCaseStatusId) continue;
     clocks.set(row.caseId, rowClock(kept, messages.get(row.caseId), today));
   }
-  return { clocks, partial };
+  return { clocks, partial, unread };
 }
 
 const noFacts: LogFacts = { acknowledgedAt: null, answeredAt: null };

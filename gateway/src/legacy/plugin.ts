@@ -18,10 +18,18 @@ import { type ReferenceCache, referenceCache } from './reference-cache.ts';
 /** `auth` defaults to the caller's session (or forced-change ticket); `null` sends no token. */
 type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
 
-export type RequestLegacy = {
+/**
+ * The legacy API as one request may call it (its token, request id, logs and metrics bound in): what
+ * the repository functions of this folder take. Nothing else of the request comes with it.
+ */
+export type LegacyCaller = {
   call<T>(call: Bound<LegacyCall<T>>): Promise<LegacyResult<T>>;
   /** A reference list's `data`, reused under `key` for a short time (./reference-cache.ts). */
   reference<T>(key: string, call: Bound<LegacyCall<T>>): Promise<T>;
+  /** Any value derived from reference lists, reused under `key` like them. */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** Forgets `key` in this process (the gateway just changed that list). */
+  forget(key: string): void;
   table<T>(call: Bound<TableCall<T>>): Promise<TableResult<T>>;
   stream(call: Bound<StreamCall>): Promise<Dispatcher.ResponseData>;
 };
@@ -33,11 +41,11 @@ declare module 'fastify' {
     referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
-    legacy: RequestLegacy;
+    legacy: LegacyCaller;
   }
 }
 
-function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): RequestLegacy {
+function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): LegacyCaller {
   const ctx: CallContext = {
     requestId: request.id,
     log: request.log,
@@ -55,6 +63,8 @@ function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyReque
   return {
     call: (call) => client.call(ctx, withAuth(call)),
     reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
     table: (call) => client.table(ctx, withAuth(call)),
     stream: (call) => client.stream(ctx, withAuth(call)),
   };
@@ -66,7 +76,7 @@ export const legacyPlugin = fp(
     app.decorate('legacyClient', client);
     const cache = referenceCache(opts.config.referenceCacheSeconds);
     app.decorate('referenceCache', cache);
-    const bound = new WeakMap<FastifyRequest, RequestLegacy>();
+    const bound = new WeakMap<FastifyRequest, LegacyCaller>();
     app.decorateRequest('legacy', {
       getter(this: FastifyRequest) {
         let legacy = bound.get(this);

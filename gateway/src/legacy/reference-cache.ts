@@ -1,6 +1,7 @@
 /**
  * A short cache of the legacy's reference lists (statuses, categories, lines, regions, channels,
- * units), so a form or a list page does not cost a legacy call per list every time (decision 115).
+ * units), so a form or a list page does not cost a legacy call per list every time
+ * (docs/adr/0027-reference-list-cache.md).
  *
  * - Keys name the list and, where the list is per company or per parent, that id. Never per-user
  *   or case data: who may read a list is decided before (policy and scope checks run on every
@@ -11,10 +12,9 @@
  *   workers and replicas see the change when their entry ends (at most the TTL).
  * - Values are frozen: they are shared by requests.
  */
+import { LRUCache } from 'lru-cache';
 
 const MAX_ENTRIES = 2_000;
-
-type Entry = { value: Promise<unknown>; until: number };
 
 export type ReferenceCache = {
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
@@ -29,25 +29,29 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+type Load = () => Promise<unknown>;
+
 export function referenceCache(ttlSeconds: number, now: () => number = Date.now): ReferenceCache {
-  const entries = new Map<string, Entry>();
+  // lru-cache: entries live the TTL (a hit does not extend it), concurrent misses share one load (its
+  // fetchMethod, given the caller's loader as context), a failed load is not kept, the oldest goes first.
+  const entries =
+    ttlSeconds === 0
+      ? null
+      : new LRUCache<string, object, Load>({
+          max: MAX_ENTRIES,
+          ttl: ttlSeconds * 1000,
+          perf: { now },
+          // Read the clock at every look-up (an entry's age is compared in whole milliseconds).
+          ttlResolution: 0,
+          fetchMethod: async (_key, _stale, { context }) => deepFreeze((await context()) as object),
+        });
   return {
-    get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      if (ttlSeconds === 0) return load();
-      const hit = entries.get(key);
-      if (hit && hit.until > now()) return hit.value as Promise<T>;
-      const value = load().then(deepFreeze);
-      const entry = { value, until: now() + ttlSeconds * 1000 };
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      value.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
-      return value;
+    async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+      if (!entries) return load();
+      return (await entries.fetch(key, { context: load })) as T;
     },
     invalidate(key: string) {
-      entries.delete(key);
+      entries?.delete(key);
     },
   };
 }

@@ -2,73 +2,72 @@
  * The gateway's own legacy account (LEGACY_SERVICE_USERNAME / _PASSWORD), used for ONE call: adding
  * a proven tracker's evidence (the legacy's add-attachments call needs a bearer token and a tracker
  * has none). The gateway proves number and password first; the account never reads anything for
- * anyone. The token is kept in memory per app and renewed once when the legacy refuses it.
+ * anyone. Its token is kept in memory (one per app) and renewed once when the legacy refuses it.
  * Without an account the tracker's Tambah Bukti answers 503 with a clear text.
  */
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../errors.ts';
 import type { LegacyAuth } from './client.ts';
+import type { LegacyCaller } from './plugin.ts';
 import { type LegacyLogin, loginDataSchema } from './schemas.ts';
 
-const tokens = new WeakMap<FastifyInstance, Promise<LegacyAuth>>();
+export type ServiceAccount = {
+  /** Runs `call` with the account's token; a refused (expired) token is renewed once. */
+  run<T>(legacy: LegacyCaller, call: (auth: LegacyAuth) => Promise<T>): Promise<T>;
+};
 
-async function signIn(request: FastifyRequest): Promise<LegacyAuth> {
-  const account = request.server.config.legacyService;
-  if (!account) {
-    throw new ApiProblem('legacy-unavailable', {
-      detail: PROBLEM_MESSAGES.evidenceUnavailable,
-      cause: 'LEGACY_SERVICE_USERNAME not set',
-    });
-  }
-  try {
-    const { data } = await request.legacy.call({
-      name: 'JwtAuth.login.service',
-      method: 'POST',
-      path: '/JwtAuth/Login',
-      json: { userName: account.username, password: account.password },
-      auth: null,
-      data: loginDataSchema,
-    });
-    const login = data as LegacyLogin;
-    return { token: login.token, userId: login.user.wbsUserId };
-  } catch (error) {
-    // A refused service account is the operator's problem, never the reporter's.
-    throw new ApiProblem('legacy-unavailable', {
-      detail: PROBLEM_MESSAGES.evidenceUnavailable,
-      cause: `service account sign-in failed: ${(error as Error)?.name}`,
-    });
-  }
-}
+const unavailable = (cause: string) =>
+  new ApiProblem('legacy-unavailable', { detail: PROBLEM_MESSAGES.evidenceUnavailable, cause });
 
-function tokenOf(request: FastifyRequest, fresh: boolean): Promise<LegacyAuth> {
-  const app = request.server;
-  let token = fresh ? undefined : tokens.get(app);
-  if (!token) {
-    token = signIn(request);
-    tokens.set(app, token);
-    token.catch(() => tokens.delete(app));
-  }
-  return token;
-}
+const refused = (error: unknown) => error instanceof ApiProblem && error.type === 'unauthorized';
 
-/** Runs `call` with the service account's token; a refused (expired) token is renewed once. */
-export async function withServiceAccount<T>(
-  request: FastifyRequest,
-  call: (auth: LegacyAuth) => Promise<T>,
-): Promise<T> {
-  try {
-    return await call(await tokenOf(request, false));
-  } catch (error) {
-    if (!(error instanceof ApiProblem) || error.type !== 'unauthorized') throw error;
+export function serviceAccount(account: { username: string; password: string } | null): ServiceAccount {
+  let token: Promise<LegacyAuth> | undefined;
+
+  async function signIn(legacy: LegacyCaller): Promise<LegacyAuth> {
+    if (!account) throw unavailable('LEGACY_SERVICE_USERNAME not set');
+    try {
+      const { data } = await legacy.call({
+        name: 'JwtAuth.login.service',
+        method: 'POST',
+        path: '/JwtAuth/Login',
+        json: { userName: account.username, password: account.password },
+        auth: null,
+        data: loginDataSchema,
+      });
+      const login = data as LegacyLogin;
+      return { token: login.token, userId: login.user.wbsUserId };
+    } catch (error) {
+      // A refused service account is the operator's problem, never the reporter's.
+      throw unavailable(`service account sign-in failed: ${(error as Error)?.name}`);
+    }
   }
-  try {
-    return await call(await tokenOf(request, true));
-  } catch (error) {
-    if (!(error instanceof ApiProblem) || error.type !== 'unauthorized') throw error;
-    throw new ApiProblem('legacy-unavailable', {
-      detail: PROBLEM_MESSAGES.evidenceUnavailable,
-      cause: 'service account token refused',
-    });
+
+  function tokenOf(legacy: LegacyCaller, fresh: boolean): Promise<LegacyAuth> {
+    let current = fresh ? undefined : token;
+    if (!current) {
+      current = signIn(legacy);
+      token = current;
+      current.catch(() => {
+        if (token === current) token = undefined;
+      });
+    }
+    return current;
   }
+
+  return {
+    async run(legacy, call) {
+      try {
+        return await call(await tokenOf(legacy, false));
+      } catch (error) {
+        if (!refused(error)) throw error;
+      }
+      try {
+        return await call(await tokenOf(legacy, true));
+      } catch (error) {
+        if (!refused(error)) throw error;
+        throw unavailable('service account token refused');
+      }
+    },
+  };
 }

@@ -4,12 +4,18 @@
  * Counters live in `app.keyStore` (redis.ts): in Redis when configured (shared by every replica and kept
  * across restarts), else in process memory (a restart forgets them).
  *
- * Three building blocks:
+ * Four building blocks:
  * - `attemptLimiter`: a fixed number of attempts per subject and per client in a window.
+ * - `failureLimiter`: failures only, never successes (the tracker's proof): a fixed number per window,
+ *   optionally followed by a growing back-off. Each attempt holds a place (one atomic step, so
+ *   parallel guesses cannot slip past) until its answer: a failure keeps it as a failure, a success
+ *   gives it back. An attempt finding every place held by attempts still running WAITS for them
+ *   instead of being refused, so parallel right answers never refuse each other.
  * - `backoff`: a growing wait per key after some free failures. Each attempt is counted BEFORE the
  *   legacy is asked (one atomic increment, so parallel guesses cannot slip past) and a success takes
  *   it back: only failures remain counted.
- * - `signInGuard`: the sign-in design of docs/decisions.md (sign-in limits): back-off per username +
+ * - `signInGuard`: the sign-in design of docs/adr/0008-sign-in-limits-and-device-token.md: back-off per
+ * username +
  *   client, a ceiling of failures per username after which unknown devices get one attempt per few
  *   seconds (slowed, never blocked; a browser that signed in as that user before is exempt), and a
  *   cap of failures per client across usernames.
@@ -56,6 +62,38 @@ export type Backoff = {
   begin(request: FastifyRequest, reply: FastifyReply, key: string): Promise<Attempt>;
 };
 
+export type FailureRule = {
+  /** Names the counters (`{RATE_LIMIT_NAMESPACE}:{name}:…`) and the log lines. */
+  name: string;
+  /** Failures (with the attempts still running) allowed before any refusal or wait. */
+  free: number;
+  /** How long failures are remembered after the first one. */
+  memorySeconds: number;
+  /**
+   * Past `free`: one attempt at a time, each after a wait that starts at `baseSeconds` and doubles with
+   * every further failure. Omitted: no attempt until the failures are forgotten.
+   */
+  backoff?: { baseSeconds: number; maxSeconds: number };
+  /**
+   * The longest an attempt can hold its place (its bounded legacy call and failure padding). An
+   * attempt waiting for places is refused when none was given back for this long.
+   */
+  holdMs: number;
+};
+
+/** A held place: exactly one of the two must be called when the attempt's outcome is known. */
+export type Place = {
+  /** The attempt failed: its place stays taken, as a failure (the back-off grows). */
+  failed(): Promise<void>;
+  /** The attempt succeeded, or never reached a verdict (legacy down): the place is given back. */
+  release(): Promise<void>;
+};
+
+export type FailureLimiter = {
+  /** Takes a place for this subject, waiting while others hold them; throws 429 `rate-limited`. */
+  take(request: FastifyRequest, reply: FastifyReply, subject: string): Promise<Place>;
+};
+
 /** The refusal every limit answers: 429 `rate-limited`, Retry-After and an Indonesian wait. */
 export function rateLimited(reply: FastifyReply, waitMs: number): ApiProblem {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -74,7 +112,11 @@ export async function padFailure(started: number, floorMs: number): Promise<void
   if (floorMs <= 0) return;
   const elapsed = performance.now() - started;
   const target = Math.max(1, Math.ceil(elapsed / floorMs)) * floorMs;
-  await sleep(Math.max(0, target - elapsed));
+  // A timer may fire up to a millisecond early by this clock (libuv counts whole milliseconds from the
+  // loop's cached time): wait again for what is left, so no failure ever answers before its floor.
+  for (let left = target - elapsed; left > 0; left = target - (performance.now() - started)) {
+    await sleep(Math.ceil(left));
+  }
 }
 
 function hasher(app: FastifyInstance, name: string) {
@@ -105,6 +147,63 @@ export async function attemptLimiter(app: FastifyInstance, rule: AttemptRule): P
           request.log.info({ limiter: rule.name, limit: check.limit }, 'attempt limit reached');
           throw rateLimited(reply, (await app.keyStore.ttl(check.key)) || windowMs);
         }
+      }
+    },
+  };
+}
+
+/** How often a waiting attempt looks again whether a place was given back (plus up to as much jitter). */
+const PLACE_POLL_MS = 20;
+/**
+ * The longest an attempt waits for places, in holdMs: several queued attempts behind slow ones still
+ * get through, while a connection is never held without end.
+ */
+const MAX_WAIT_HOLDS = 3;
+
+export function failureLimiter(app: FastifyInstance, rule: FailureRule): FailureLimiter {
+  const key = hasher(app, rule.name);
+  const memoryMs = rule.memorySeconds * 1000;
+  // Outlives every holder: a place is held at most holdMs, plus the wait for another limit's place.
+  const pendingTtlMs = rule.holdMs * (MAX_WAIT_HOLDS + 2);
+  const backoffRule = rule.backoff;
+  const delayMs = (beyond: number) =>
+    backoffRule
+      ? Math.min(backoffRule.maxSeconds, backoffRule.baseSeconds * 2 ** Math.min(beyond - 1, 30)) * 1000
+      : 0;
+  return {
+    async take(request, reply, subject) {
+      const keys = {
+        failures: key('f', subject),
+        pending: key('p', subject),
+        ...(backoffRule ? { slot: key('slot', subject) } : {}),
+      };
+      const waitUntil = Date.now() + rule.holdMs * MAX_WAIT_HOLDS;
+      for (;;) {
+        const place = await app.keyStore.takePlace(keys, rule.free, pendingTtlMs);
+        if (place.granted) {
+          return {
+            async failed() {
+              // Counted before the place is given up: nobody sees the place free and the failure not yet.
+              const failures = await app.keyStore.incr(keys.failures, memoryMs);
+              if (keys.slot && failures >= rule.free) {
+                await app.keyStore.set(keys.slot, '1', delayMs(failures - rule.free + 1));
+              }
+              await app.keyStore.decr(keys.pending);
+            },
+            async release() {
+              await app.keyStore.decr(keys.pending);
+            },
+          };
+        }
+        // Places held by attempts still running may come back (a right answer gives its place back):
+        // wait for them rather than refuse. Only failures already counted refuse at once.
+        if (place.pending > 0 && Date.now() < waitUntil) {
+          await sleep(PLACE_POLL_MS + Math.random() * PLACE_POLL_MS);
+          continue;
+        }
+        request.log.info({ limiter: rule.name, failures: place.failures }, 'attempt limit reached');
+        const waitMs = place.pending > 0 ? 1000 : await app.keyStore.ttl(keys.slot ?? keys.failures);
+        throw rateLimited(reply, waitMs || 1000);
       }
     },
   };

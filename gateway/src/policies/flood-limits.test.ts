@@ -1,5 +1,6 @@
 /**
- * Flood limits (issue 8 §3): case submissions and activity-log posts, per client and for everyone,
+ * Flood limits (docs/adr/0014-flood-limits.md): case submissions and activity-log posts, per client and for
+ * everyone,
  * against the in-memory counters and against Redis (a unique namespace per run).
  */
 import { randomUUID } from 'node:crypto';

@@ -1,9 +1,9 @@
 /**
- * Flood limits of the routes that create something (issue 8 §3; docs/decisions.md, "Flood limits"):
- * case submissions (POST /cases) and activity-log posts (POST /cases/{id}/logs), per client and for
- * the whole gateway, counted with @fastify/rate-limit's counters BEFORE a byte of the body is read
- * (a flood costs neither spool space nor scrubbing). Over a limit: 429 `rate-limited` with
- * `Retry-After`.
+ * Flood limits of the routes that create something (docs/adr/0014-flood-limits.md): case
+ * submissions (POST /cases), activity-log posts (POST /cases/{id}/logs), evidence and messages, per
+ * client and for the whole gateway, and for messages also per case and side (a subject), counted with
+ * @fastify/rate-limit's counters; uploads are counted BEFORE a byte of the body is read (a flood costs
+ * neither spool space nor scrubbing). Over a limit: 429 `rate-limited` with `Retry-After`.
  *
  * - The client is the signed-in user (`user:{id}`), else the address (IPv6 by /64); both only as HMACs
  *   keyed with the session secret, never stored or logged in clear.
@@ -20,6 +20,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { ApiProblem } from '../errors.ts';
 
 export type FloodRule = {
@@ -28,14 +29,27 @@ export type FloodRule = {
   maxPerClient: number;
   maxGlobal: number;
   windowSeconds: number;
+  /**
+   * Per subject the route names (a case and the side writing to it): a flood from rotating addresses
+   * still meets this one. Absent: no subject counter.
+   */
+  maxPerSubject?: number;
+  /** Told of each refusal and which limit refused it (before the 429 is thrown). */
+  onRefused?: (request: FastifyRequest, limit: 'perClient' | 'perSubject' | 'global') => void;
 };
 
 export type FloodLimiter = {
   /**
    * Counts one request of this client (and of everyone); throws 429 `rate-limited` over a limit.
-   * `retryKey`: the request's idempotency key, when it has one.
+   * `retryKey`: the request's idempotency key, when it has one; `subject`: what the rule's
+   * `maxPerSubject` counts (kept only as an HMAC).
    */
-  consume(request: FastifyRequest, reply: FastifyReply, retryKey?: string | null): Promise<void>;
+  consume(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    retryKey?: string | null,
+    subject?: string,
+  ): Promise<void>;
 };
 
 /** Retries of one admitted key that are not counted again. */
@@ -44,9 +58,10 @@ export const FREE_RETRIES = 3;
 const MEMORY_KEYS = 10_000;
 
 type Check = ReturnType<FastifyInstance['createRateLimit']>;
-type Counters = { perClient: Check; global: Check };
+type Counters = { perClient: Check; perSubject: Check | null; global: Check };
 
 const clientKeys = new WeakMap<FastifyRequest, string>();
+const subjectKeys = new WeakMap<FastifyRequest, string>();
 
 /** Who the request counts against: the signed-in user, else its address. */
 export function clientOf(request: FastifyRequest): string {
@@ -69,6 +84,14 @@ async function countersIn(app: FastifyInstance, rule: FloodRule, redis: Redis | 
         timeWindow,
         keyGenerator: (request) => clientKeys.get(request) ?? '',
       }),
+      perSubject:
+        rule.maxPerSubject === undefined
+          ? null
+          : scope.createRateLimit({
+              max: rule.maxPerSubject,
+              timeWindow,
+              keyGenerator: (request) => subjectKeys.get(request) ?? '',
+            }),
       global: scope.createRateLimit({ max: rule.maxGlobal, timeWindow, keyGenerator: () => 'global' }),
     };
   });
@@ -84,18 +107,17 @@ type RetryLedger = {
 };
 
 function memoryLedger(windowSeconds: number): RetryLedger {
-  const keys = new Map<string, { used: number; expires: number }>();
+  // An admitted key lives one window (a retry does not extend it); when full, the least recently used goes.
+  const keys = new LRUCache<string, { used: number }>({ max: MEMORY_KEYS, ttl: windowSeconds * 1000 });
   return {
     async freeRetry(key) {
       const entry = keys.get(key);
-      if (!entry || entry.expires <= Date.now()) return false;
+      if (!entry) return false;
       entry.used += 1;
       return entry.used <= FREE_RETRIES;
     },
     async admit(key) {
-      keys.delete(key);
-      keys.set(key, { used: 0, expires: Date.now() + windowSeconds * 1000 });
-      if (keys.size > MEMORY_KEYS) keys.delete(keys.keys().next().value as string);
+      keys.set(key, { used: 0 });
     },
   };
 }
@@ -151,6 +173,9 @@ export async function floodLimiter(app: FastifyInstance, rule: FloodRule): Promi
     return use(memory);
   };
 
+  const withSubject = ['perClient', 'perSubject', 'global'] as const;
+  const withoutSubject = ['perClient', 'global'] as const;
+
   const refuse = (reply: FastifyReply, seconds: number) => {
     const retryAfter = Math.max(1, seconds);
     reply.header('retry-after', String(retryAfter));
@@ -162,15 +187,18 @@ export async function floodLimiter(app: FastifyInstance, rule: FloodRule): Promi
   };
 
   return {
-    async consume(request, reply, retryKey) {
+    async consume(request, reply, retryKey, subject) {
       const client = clientOf(request);
-      const ledgerKey = retryKey ? hmac('retry', `${client}\n${retryKey}`) : null;
+      const ledgerKey = retryKey ? hmac('retry', `${client}\n${subject ?? ''}\n${retryKey}`) : null;
       if (ledgerKey && (await withStore(request, (s) => s.ledger.freeRetry(ledgerKey)))) return;
       clientKeys.set(request, hmac('client', client));
-      for (const check of ['perClient', 'global'] as const) {
-        const result = await withStore(request, (s) => s.counters[check](request));
+      if (subject !== undefined) subjectKeys.set(request, hmac('subject', subject));
+      const checks = subject !== undefined && rule.maxPerSubject !== undefined ? withSubject : withoutSubject;
+      for (const check of checks) {
+        const result = await withStore(request, (s) => (s.counters[check] as Check)(request));
         if (!result.isAllowed && result.isExceeded) {
           request.log.info({ limiter: rule.name, limit: check }, 'flood limit reached');
+          rule.onRefused?.(request, check);
           throw refuse(reply, result.ttlInSeconds);
         }
       }

@@ -10,10 +10,16 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiProblem } from '../errors.ts';
 import { audit } from '../logging.ts';
+import { type Caller, scopeOfUser } from './caller.ts';
+import { partnerCompanyCache } from './scope.ts';
 
 export type Policy = Action | 'public';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is asking, for the policies and domain functions (policies/caller.ts); made on first use. */
+    caller: Caller;
+  }
   interface FastifyContextConfig {
     policy?: Policy;
     /** The route also accepts the forced-password-change ticket (PUT /api/v1/password only). */
@@ -43,6 +49,31 @@ export const policyPlugin = fp(
       for (const method of methods) {
         opts.onRoute?.({ method, url: route.url, policy: (route.config as { policy: Policy }).policy });
       }
+    });
+
+    const partnerCompanies = partnerCompanyCache();
+    const callers = new WeakMap<FastifyRequest, Caller>();
+    app.decorateRequest('caller', {
+      getter(this: FastifyRequest) {
+        let caller = callers.get(this);
+        if (!caller) {
+          const request = this;
+          const user = request.session?.user ?? null;
+          caller = {
+            legacy: request.legacy,
+            user,
+            scope: scopeOfUser(user),
+            log: request.log,
+            denied(resource, id) {
+              audit(request, 'scope-denied', { resource, resourceId: id });
+              return new ApiProblem('not-found');
+            },
+            partnerCompanies,
+          };
+          callers.set(this, caller);
+        }
+        return caller;
+      },
     });
 
     app.addHook('onRequest', async (request) => {

@@ -4,29 +4,23 @@
  * carry the choice (its nested `caseWhistleblower` holds only the name), so it is read from the
  * pelapor's own record, `POST /WhistleblowerMaster/Detail`, at every read: a change of mind applies
  * at once to every case, old and new. Cases filed by guests or staff have no pelapor and nothing to ask.
- * Fails closed: a record that cannot be read counts as hidden (docs/decisions.md, "Anonymity").
+ * Fails closed: a record that cannot be read counts as hidden (docs/product/privacy.md#contact-masking).
  */
-import type { FastifyRequest } from 'fastify';
+import { reporterProfile } from '../legacy/accounts.ts';
 import type { LegacyCase } from '../legacy/case-schemas.ts';
-import { whistleblowerSchema } from '../legacy/schemas.ts';
+import type { Caller } from './caller.ts';
 
-export async function pelaporHidesIdentity(
-  request: FastifyRequest,
-  legacyCase: LegacyCase,
-): Promise<boolean> {
+export async function pelaporHidesIdentity(caller: Caller, legacyCase: LegacyCase): Promise<boolean> {
   const whistleblowerId = legacyCase.caseWhistleblowerId;
   if (!whistleblowerId || whistleblowerId <= 0) return false;
   try {
-    const { data } = await request.legacy.call({
-      name: 'WhistleblowerMaster.detail',
-      method: 'POST',
-      path: '/WhistleblowerMaster/Detail',
-      json: { whistleblowerId, whistleblowerCompanyId: legacyCase.caseCompanyId },
-      data: whistleblowerSchema,
+    const profile = await reporterProfile(caller.legacy, {
+      whistleblowerId,
+      whistleblowerCompanyId: legacyCase.caseCompanyId,
     });
-    return data.whistleblowerIsAnonymousBool !== false;
+    return profile.whistleblowerIsAnonymousBool !== false;
   } catch (error) {
-    request.log.warn(
+    caller.log.warn(
       { call: 'WhistleblowerMaster.detail', error: error instanceof Error ? error.name : 'unknown' },
       'pelapor privacy choice unreadable, identity withheld',
     );

@@ -4,22 +4,26 @@
  * (Pesan, identity-access history, added evidence) go through this one function, so they share one
  * set of counters: a guesser gains nothing by spreading guesses over several routes.
  *
- * - Per client: a fixed number of lookups per window (enumerating numbers).
+ * Only FAILURES are counted, never a lookup that found the case: the tracked view loads the case,
+ * the conversation and the identity history at once, and a reporter reading and answering messages
+ * must never be refused because of its own right answers (docs/adr/0002-tracking-attempt-limits.md).
+ * - Per client: a fixed number of failures per window (enumerating numbers).
  * - Per complaint number: a growing wait after a few failures (guessing one case's password gets
  *   slower without end); the owner's successful visit does not reset a guesser's back-off.
  * - Every failure (unknown number, wrong password, any legacy refusal) is the same 404 answered no
  *   sooner than the tracking failure floor, so neither the reply nor its timing tells them apart.
+ * Each lookup holds a place in both counters until the legacy answered (failureLimiter), so a burst of
+ * parallel guesses gets no further than the same guesses one after the other; a lookup finding the
+ * places held by lookups still running waits for them instead of being refused.
  */
 import type { TrackingRequest } from '@wbs/shared/api/cases';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../errors.ts';
-import { type LegacyCase, legacyCaseSchema } from '../legacy/case-schemas.ts';
+import type { LegacyCase } from '../legacy/case-schemas.ts';
+import { trackedCase } from '../legacy/cases.ts';
 import { audit } from '../logging.ts';
-import { type Attempt, attemptLimiter, backoff, padFailure } from './attempt-limits.ts';
-
-/** Legacy answers meaning "no case for this number and password" (its code 0, -1 or a 404). */
-const MISSES = new Set(['legacy-warning', 'legacy-error', 'not-found']);
+import { clientKey, failureLimiter, type Place, padFailure } from './attempt-limits.ts';
 
 /** The complaint number as the legacy matches it (case-insensitive, no surrounding spaces). */
 const normaliseCaseNumber = (value: string) => value.trim().toUpperCase();
@@ -43,55 +47,56 @@ export type TrackerProof = (
 /** Builds the proof; each registering plugin gets one, all counting in the same counters. */
 export async function trackerProof(app: FastifyInstance): Promise<TrackerProof> {
   const settings = app.config.tracking;
-  const perClient = await attemptLimiter(app, {
-    name: 'tracking',
-    maxPerClient: settings.maxPerClient,
-    windowSeconds: settings.windowSeconds,
+  // A lookup holds its places through its legacy call (bounded) and the failure padding.
+  const holdMs = app.config.legacyTimeoutMs + settings.failureFloorMs;
+  const perClient = failureLimiter(app, {
+    name: 'tracking-client',
+    free: settings.maxPerClient,
+    memorySeconds: settings.windowSeconds,
+    holdMs,
   });
-  const perNumber = backoff(app, {
+  const perNumber = failureLimiter(app, {
     name: 'tracking-number',
     free: settings.maxPerNumber,
-    baseSeconds: settings.backoffBaseSeconds,
-    maxSeconds: settings.backoffMaxSeconds,
     memorySeconds: Math.max(settings.windowSeconds, settings.backoffMaxSeconds * 2),
+    backoff: { baseSeconds: settings.backoffBaseSeconds, maxSeconds: settings.backoffMaxSeconds },
+    holdMs,
   });
 
   return async (request, reply, event, proof = request.body as TrackingRequest) => {
     const started = performance.now();
     const caseNumber = normaliseCaseNumber(proof.caseNumber);
-    let attempt: Attempt;
+    let client: Place | undefined;
+    let number: Place;
     try {
-      await perClient.consume(request, reply, '');
-      attempt = await perNumber.begin(request, reply, caseNumber);
+      client = await perClient.take(request, reply, clientKey(request));
+      number = await perNumber.take(request, reply, caseNumber);
     } catch (error) {
+      // A guess refused at its number counts against its client like a failed one: hammering a
+      // number under back-off uses up the client's allowance as it always did.
+      await client?.failed();
       audit(request, event, { outcome: 'rate-limited' });
       throw error;
     }
-    let found: LegacyCase | null = null;
+    const places = [client, number];
+    let found: LegacyCase | null;
     try {
-      const { data } = await request.legacy.call({
-        name: 'WBSCase.track',
-        method: 'POST',
-        path: '/WBSCase/Whistleblower/byNumber',
-        json: { caseNumber, password: proof.password },
-        data: legacyCaseSchema,
-        // A signed-in user tracking a case is a tracker too: its own token is never sent along.
-        auth: null,
-      });
-      found = data;
+      found = await trackedCase(request.legacy, caseNumber, proof.password);
     } catch (error) {
-      if (!(error instanceof ApiProblem) || !MISSES.has(error.type)) {
-        await attempt.cancel(); // a legacy that is down is nobody's failed guess
-        throw error;
-      }
+      // A legacy that is down is nobody's failed guess.
+      await Promise.all(places.map((place) => place.release()));
+      throw error;
     }
     if (!found || normaliseCaseNumber(found.caseNumber) !== caseNumber) {
+      // The places turn into failures only when the 404 leaves: a guess waiting for them learns
+      // nothing earlier than the guesser does (the floor hides the legacy's own timing).
       await padFailure(started, settings.failureFloorMs);
+      await Promise.all(places.map((place) => place.failed()));
       audit(request, event, { outcome: 'not-found' });
       throw trackingFailed();
     }
-    // Uncounted, yet the number's back-off stays: the owner's visit must not reset a guesser's.
-    await attempt.cancel();
+    // Given back, yet the number's back-off stays: the owner's visit must not reset a guesser's.
+    await Promise.all(places.map((place) => place.release()));
     audit(request, event, { outcome: 'found' });
     return found;
   };

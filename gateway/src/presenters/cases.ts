@@ -1,22 +1,24 @@
 /**
  * Legacy cases → our list rows and the one case detail shape, with the privacy rules applied here,
- * so that what a reader may not see never leaves the gateway (docs/decisions.md, "Privacy"):
+ * so that what a reader may not see never leaves the gateway (docs/product/privacy.md#identity-and-privacy):
  * - log notes, authors and log attachment names only for readers with `case-logs:read-full`
  *   (types 2–5); everyone else (type 6, trackers) gets every note masked;
  * - the reporter's name is withheld from type 6 (spec §2, §6);
- * - type 1 (reads, does not handle) gets no reporter identity or contact at all (decision #37);
+ * - type 1 (reads, does not handle) gets no reporter identity or contact at all
+ * (docs/product/roles-and-screens.md#administrator);
  * - an anonymous report carries no identity fields (name, department, address, region) for anyone;
  * - a pelapor who chose "Sembunyikan identitas" on its profile: the same for handlers, on all its cases;
  * - in both cases handlers get the e-mail and phone masked (./contact-mask.ts); the reporter itself
  *   (tracker, type 6) keeps seeing its own contact details.
  */
-import type { CaseDetail, CaseListItem, CaseLogEntry } from '@wbs/shared/api/cases';
+import type { CaseDetail, CaseListItem, CaseListRow, CaseLogEntry } from '@wbs/shared/api/cases';
 import type { CaseStatus } from '@wbs/shared/api/reference';
 import { USER_TYPES } from '@wbs/shared/constants';
-import type { HandlingClock } from '@wbs/shared/handling-clock';
+import { type HandlingClock, normaliseWallTime } from '@wbs/shared/handling-clock';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { can, type Subject } from '@wbs/shared/permissions';
 import type { LegacyCase, LegacyCaseLog, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { shownFileName } from '../uploads/policy.ts';
 import { maskEmail, maskPhone } from './contact-mask.ts';
 
 /** What one reader may see of a case detail. */
@@ -84,11 +86,18 @@ function presentStatus(
   return { id: statusId, name, order: status?.caseStatusOrder ?? 0 };
 }
 
+/**
+ * A legacy date as every instant of the API is written: WIB wall time `YYYY-MM-DDTHH:mm:ss` (the
+ * legacy may add a fraction or write a space for the `T`). One the gateway cannot read is passed on as
+ * the legacy wrote it: a reply never invents a time.
+ */
+const wallTime = (legacy: string): string => normaliseWallTime(legacy) ?? legacy;
+
 export function presentCaseRow(row: LegacyCaseRow, handling: HandlingClock | null = null): CaseListItem {
   return {
     id: row.caseId,
     number: row.caseNumber,
-    createdAt: row.caseCreated,
+    createdAt: wallTime(row.caseCreated),
     companyId: row.caseCompanyId,
     companyName: text(row.caseCompany?.companyName ?? null),
     categoryId: ref(row.caseCaseCategoryId),
@@ -100,15 +109,24 @@ export function presentCaseRow(row: LegacyCaseRow, handling: HandlingClock | nul
   };
 }
 
+/** A row of the case list: the case and, for handlers, its unread reporter messages (else null). */
+export function presentCaseListRow(
+  row: LegacyCaseRow,
+  handling: HandlingClock | null,
+  unreadFromReporter: number | null,
+): CaseListRow {
+  return { ...presentCaseRow(row, handling), unreadFromReporter };
+}
+
 function presentLog(log: LegacyCaseLog): CaseLogEntry {
   return {
     id: log.caseLogId,
-    createdAt: log.caseLogCreated ?? '',
+    createdAt: wallTime(log.caseLogCreated ?? ''),
     statusName: text(log.caseLogCaseStatus?.caseStatusName ?? null),
     message: log.caseLogMessage ?? '',
     noteHidden: false,
     createdBy: text(log.caseLogCreatedBy),
-    attachmentName: text(log.caseLogAttachmentName) ?? text(log.caseLogAttachmentFile),
+    attachmentName: shownFileName(text(log.caseLogAttachmentName) ?? text(log.caseLogAttachmentFile)),
   };
 }
 
@@ -190,7 +208,7 @@ export function presentCaseDetail(
     evidenceLink: text(c.caseEvidenceLink),
     attachments: (c.attachments ?? []).map((a) => ({
       id: a.attachmentId,
-      name: text(a.attachmentName) ?? 'lampiran',
+      name: shownFileName(a.attachmentName) ?? 'lampiran',
     })),
     allegedlyInvolved: (c.allegedlyinvolveds ?? []).map((p) => ({
       name: p.allegedlyInvolvedName ?? '',

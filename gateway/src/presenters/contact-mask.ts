@@ -1,5 +1,5 @@
 /**
- * Masking of a hidden reporter's e-mail and phone for handlers (docs/decisions.md, "Anonymity"):
+ * Masking of a hidden reporter's e-mail and phone for handlers (docs/product/privacy.md#contact-masking):
  * enough for a handler to recognise the channel (which mail provider, which kind of number), never
  * enough to reach or identify the reporter. Fixed-width masks (`***`, `** ****`) so the mask tells
  * nothing of the hidden length either. Characters are counted as code points, never halves of a

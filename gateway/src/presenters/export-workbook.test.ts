@@ -280,6 +280,26 @@ describe('the export presenter', () => {
   });
 });
 
+describe('exceljs with the uuid the workspace forces (pnpm-workspace.yaml overrides, docs/adr/0049-uuid-forced-to-11-1-1.md)', () => {
+  it('still writes the ids of extended conditional formats, its one use of uuid', async () => {
+    const bytes = await bookBytes((sheet) => {
+      sheet.addRows([[1], [2], [3]]);
+      // An icon set exceljs writes as an x14 extension: its id comes from uuid's v4().
+      sheet.addConditionalFormatting({
+        ref: 'A1:A3',
+        rules: [
+          { type: 'iconSet', priority: 1, iconSet: '3Triangles', cfvo: [{ type: 'percent', value: 0 }] },
+        ],
+      });
+    });
+    const ids = [...(await rawParts(bytes)).matchAll(/<x14:cfRule [^>]*id="\{([0-9A-F-]+)\}"/g)].map(
+      (m) => m[1],
+    );
+    expect(ids).toHaveLength(1);
+    expect(ids[0]).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
+  });
+});
+
 /** Every part of an xlsx, inflated, as one string (yauzl: the gateway's zip reader). */
 async function rawParts(xlsx: Buffer): Promise<string> {
   const yauzl = await import('yauzl');

@@ -1,5 +1,6 @@
 /**
- * The case export as it leaves the gateway (decision #80): the legacy's workbook is read and rewritten
+ * The case export as it leaves the gateway (docs/adr/0013-excel-export-rewritten-by-the-gateway.md): the
+ * legacy's workbook is read and rewritten
  * row by row (exceljs streaming reader and writer, so memory stays bounded whatever the row count) so
  * that, whatever the legacy writes,
  * - no reporter identity travels in a file that goes around by e-mail: identity columns, found by their

@@ -1,10 +1,12 @@
 /**
  * Messages and identity-access rows as they leave the gateway. The reporter never learns who
  * handled the case: every handler is "Tim Penanganan WBS" to them, without a role. Staff see the
- * handler's name and role.
+ * handler's name and role. The store keeps moments (timestamptz); replies give them as WIB wall time
+ * like every other instant of the API (docs/api-contract.md, "Timestamps").
  */
 import type { IdentityAccessReply, Message } from '@wbs/shared/api/messages';
 import type { UserTypeId } from '@wbs/shared/constants';
+import { wibWallTime } from '@wbs/shared/handling-clock';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { USER_TYPE_NAMES } from '@wbs/shared/permissions';
 import type { IdentityAccessRow } from '../store/identity-access.ts';
@@ -29,7 +31,7 @@ export function presentMessage(message: StoredMessage, reader: Reader, seen: See
     authorLabel: fromHandler ? handlerLabel : UI_MESSAGES.reporterLabel,
     authorRole: reader === 'staff' && fromHandler ? userTypeName(message.authorUserType) : null,
     text: message.content.text,
-    createdAt: message.createdAt.toISOString(),
+    createdAt: wibWallTime(message.createdAt),
     isNew,
   };
 }
@@ -38,7 +40,7 @@ export function presentIdentityAccess(identified: boolean, rows: IdentityAccessR
   return {
     identified,
     entries: rows.map((row) => ({
-      accessedAt: row.accessedAt.toISOString(),
+      accessedAt: wibWallTime(row.accessedAt),
       role: userTypeName(row.readerUserType) ?? UI_MESSAGES.handlerTeam,
       kind: row.kind,
     })),

@@ -5,6 +5,7 @@
  * No identity and no password is in it, nor in the digest (contentDigest below).
  */
 import { createHash, sign, verify } from 'node:crypto';
+import * as v from 'valibot';
 import type { ReceiptKey } from './keys.ts';
 
 export const RECEIPT_PREFIX = 'WBSR1';
@@ -23,6 +24,20 @@ export function signReceipt(key: ReceiptKey, claims: Omit<ReceiptClaims, 'keyId'
 
 export type ReceiptVerdict = { valid: true; claims: ReceiptClaims } | { valid: false };
 
+/**
+ * What a payload must be before anything of it is used: a JSON object with the fields signReceipt
+ * writes, each of its type. Anyone can send any bytes as a payload (the JSON `null`, a number, an
+ * array, wrong types per field), so its shape is checked, never assumed
+ * (docs/adr/0033-signed-filing-receipts.md).
+ */
+const receiptPayload = v.object({
+  v: v.literal(1),
+  kid: v.string(),
+  no: v.string(),
+  t: v.string(),
+  d: v.string(),
+});
+
 export function verifyReceipt(keys: ReceiptKey[], code: string): ReceiptVerdict {
   const invalid = { valid: false } as const;
   const compact = code.replace(/\s+/g, '');
@@ -35,22 +50,30 @@ export function verifyReceipt(keys: ReceiptKey[], code: string): ReceiptVerdict 
   if (payload.toString('base64url') !== encodedPayload) return invalid;
   const signature = Buffer.from(encodedSignature, 'base64url');
   if (signature.length !== 64 || signature.toString('base64url') !== encodedSignature) return invalid;
-  let parsed: { v?: unknown; kid?: unknown; no?: unknown; t?: unknown; d?: unknown };
+  let json: unknown;
   try {
-    parsed = JSON.parse(payload.toString('utf8'));
+    json = JSON.parse(payload.toString('utf8'));
   } catch {
     return invalid;
   }
-  if (parsed.v !== 1 || typeof parsed.kid !== 'string') return invalid;
-  const key = keys.find((candidate) => candidate.id === parsed.kid);
-  if (!key || !verify(null, payload, key.publicKey, signature)) return invalid;
-  if (typeof parsed.no !== 'string' || typeof parsed.t !== 'string' || typeof parsed.d !== 'string') {
-    return invalid;
-  }
+  const parsed = v.safeParse(receiptPayload, json);
+  if (!parsed.success) return invalid;
+  const claims = parsed.output;
+  const key = keys.find((candidate) => candidate.id === claims.kid);
+  if (!key || !signatureHolds(payload, key, signature)) return invalid;
   return {
     valid: true,
-    claims: { keyId: key.id, caseNumber: parsed.no, filedAt: parsed.t, digest: parsed.d },
+    claims: { keyId: key.id, caseNumber: claims.no, filedAt: claims.t, digest: claims.d },
   };
+}
+
+/** Ed25519 over the payload's bytes; a signature node:crypto cannot even check is simply not valid. */
+function signatureHolds(payload: Buffer, key: ReceiptKey, signature: Buffer): boolean {
+  try {
+    return verify(null, payload, key.publicKey, signature);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
  * Device tokens: a successful sign-in answers a signed token naming, as HMACs, the usernames that
  * signed in in this browser; the web app keeps it in local storage and sends it with the next
  * sign-in. A username under attack from many addresses is slowed for unknown browsers only, so the
- * attack never slows the user's own browser (docs/decisions.md, sign-in limits). The token lives in
+ * attack never slows the user's own browser (docs/adr/0008-sign-in-limits-and-device-token.md). The token
+ * lives in
  * storage rather than a cookie so that sign-out's `Clear-Site-Data: "cookies"` keeps it; it grants
  * nothing but that exemption.
  */

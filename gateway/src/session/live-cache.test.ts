@@ -1,13 +1,14 @@
 /**
- * The live-session memory (decision 162): Redis's "live" answers are reused for a few seconds, and
+ * The live-session memory (docs/adr/0045-live-session-memory.md): Redis's "live" answers are reused for a
+ * few seconds, and
  * any ending, on any replica, takes them away at once. Real Redis, two replicas, one namespace each run.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { browser, buildTestApp, type TestApp } from '../test/helpers.ts';
+import { as, resetAnalystPassword, who } from '../test/sessions.ts';
 import { liveSessionCache, sessionsEndedChannel } from './live-cache.ts';
-import { as, resetAnalystPassword, who } from './test-support.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -1,6 +1,7 @@
 /**
  * The registry's "this session is live" answers, kept in process memory and dropped the moment any
- * replica ends the session (decision 162). A Redis read per request was about a tenth of a busy
+ * replica ends the session (docs/adr/0045-live-session-memory.md). A Redis read per request was about a
+ * tenth of a busy
  * process's CPU, for the same answer on every request of a session.
  *
  * Why a kept answer is still right:
@@ -21,6 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { REDIS_PREFIX } from '../redis.ts';
 
 export const LIVE_SESSION_TTL_MS = 5_000;
@@ -32,7 +34,8 @@ const MAX_ENTRIES = 10_000;
 const HEARTBEAT_MARK = '~';
 
 export type LiveSessionCache = {
-  /** Redis said this session was live for this user within the last seconds, and no ending was heard since. */
+  /** Redis said this session was live for this user within the last seconds, and no ending was heard since.
+   * */
   has(sid: string, userId: number): boolean;
   /** Taken before a registry read; `remember` keeps its answer only if nothing was heard in between. */
   generation(): number;
@@ -56,7 +59,9 @@ export async function liveSessionCache(
 ): Promise<LiveSessionCache> {
   const channel = sessionsEndedChannel(namespace);
   const heartbeat = `${HEARTBEAT_MARK}${randomBytes(9).toString('base64url')}`;
-  const entries = new Map<string, { userId: number; until: number }>();
+  // Session id → the user Redis said it was live for. lru-cache drops an answer once it is
+  // LIVE_SESSION_TTL_MS old (a hit does not extend it) and the least recently used when full.
+  const entries = new LRUCache<string, number>({ max: MAX_ENTRIES, ttl: LIVE_SESSION_TTL_MS });
   let generation = 0;
   let drops = 0;
   let subscribed = false;
@@ -124,15 +129,13 @@ export async function liveSessionCache(
   return {
     has(sid, userId) {
       if (!trusted()) return false;
-      const entry = entries.get(sid);
-      return entry !== undefined && entry.userId === userId && entry.until > Date.now();
+      return entries.get(sid) === userId;
     },
     generation: () => generation,
     trusted,
     remember(seen, sid, userId) {
       if (seen !== generation || !trusted()) return;
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(sid, { userId, until: Date.now() + LIVE_SESSION_TTL_MS });
+      entries.set(sid, userId);
     },
     async announceEnded(sids) {
       if (sids.length === 0) return;

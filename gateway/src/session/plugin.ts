@@ -16,6 +16,7 @@ import jwt from '@fastify/jwt';
 import type { User } from '@wbs/shared/api/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
 import type { LegacyAuth } from '../legacy/client.ts';
 import { type LiveSessionCache, liveSessionCache } from './live-cache.ts';
@@ -167,19 +168,20 @@ export const sessionPlugin = fp(
     };
 
     // Verifying the JWT and opening its AES box cost ~7% of a request's CPU, for the same answer on
-    // every request of a session: the result is kept per cookie value for a short time (bounded, oldest
-    // first out). Only the cryptography is skipped: the expiry is still checked here and the registry
+    // every request of a session: the result is kept per cookie value for a short time (lru-cache:
+    // SESSION_CACHE_MS from the first verification, a hit does not extend it; least recently used out
+    // when full). Only the cryptography is skipped: the expiry is still checked here and the registry
     // on every request (an ended session is refused at once: with Redis through the live cache, which
-    // every ending clears on every replica). Frozen: shared by requests. A hit leaves the map as it is:
-    // moving the entry to the back stored each request's own copy of the cookie text in a long-lived
-    // map, which kept ~0.6 KB of every request alive into the old generation.
-    const verified = new Map<string, { session: Session; until: number }>();
+    // every ending clears on every replica). Frozen: shared by requests. A hit only moves the entry in
+    // lru-cache's recency lists and keeps the key it was stored under: storing each request's own copy
+    // of the cookie text in a long-lived map kept ~0.6 KB of every request alive into the old
+    // generation.
+    const verified = new LRUCache<string, Session>({ max: SESSION_CACHE_MAX, ttl: SESSION_CACHE_MS });
     const read = (token: string, kind: 'session' | 'pwchange'): Session | null => {
       if (kind !== 'session') return verify(token, kind);
-      const nowMs = Date.now();
       const hit = verified.get(token);
       if (hit) {
-        if (hit.until > nowMs && hit.session.exp * 1000 > nowMs) return hit.session;
+        if (hit.exp * 1000 > Date.now()) return hit;
         verified.delete(token);
       }
       const session = verify(token, kind);
@@ -187,8 +189,7 @@ export const sessionPlugin = fp(
       Object.freeze(session.user);
       Object.freeze(session.auth);
       Object.freeze(session);
-      verified.set(token, { session, until: nowMs + SESSION_CACHE_MS });
-      if (verified.size > SESSION_CACHE_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(token, session);
       return session;
     };
 

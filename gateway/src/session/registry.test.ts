@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, setCookies, type TestApp } from '../test/helpers.ts';
-import { as, resetAnalystPassword, who } from './test-support.ts';
+import { as, resetAnalystPassword, who } from '../test/sessions.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -10,10 +10,11 @@
  *
  * Redis configured but not answering: what this replica knows answers; a session it never saw is
  * honoured (its cookie is still signed and unexpired, and the legacy still checks its token) so an
- * outage signs nobody out. Decided in docs/decisions.md (session registry).
+ * outage signs nobody out. Decided in docs/adr/0007-session-registry.md.
  *
  * With Redis, Redis's "live" answers are kept in memory for a few seconds and every ending is
- * announced to every replica, which forget it at once (./live-cache.ts, decision 162).
+ * announced to every replica, which forget it at once (./live-cache.ts,
+ * docs/adr/0045-live-session-memory.md).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';

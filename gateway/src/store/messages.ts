@@ -1,14 +1,15 @@
 /**
  * The conversation of a case, in the store: messages sealed at rest, unread marks per side, and
- * idempotent posting. Everything here takes a case as `{ companyId, caseId }` already checked
- * against the caller's scope by the route.
+ * idempotent posting. Everything here takes a case bound to its incarnation (case-binding.ts),
+ * already checked against the caller's scope by the route, and keeps to that incarnation's rows.
  */
 import { createHmac } from 'node:crypto';
-import { and, asc, count, eq, gt, inArray, sql } from './drizzle.ts';
+import { type BoundCase, ofThisCase, unboundRowBelongs } from './case-binding.ts';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from './drizzle.ts';
 import type { Store } from './plugin.ts';
 import { type AuthorKind, caseConversation, caseMessage } from './schema.ts';
 
-export type CaseRef = { companyId: number; caseId: number };
+export type CaseRef = BoundCase;
 
 /** What a message holds, sealed as one JSON value (nothing of it is readable in a dump). */
 export type MessageContent = {
@@ -31,17 +32,44 @@ export type Author =
   | { kind: 'reporter' }
   | { kind: 'handler'; userId: number; userType: number; name: string };
 
-/** A case's conversation is capped, so no one can fill the store through one case. */
-export const MAX_MESSAGES_PER_CASE = 1000;
+/**
+ * A case's conversation is capped PER SIDE, so no one can fill the store through one case, and a
+ * reporter who used up its own side cannot silence the handlers (nor the other way round).
+ */
+export const MAX_MESSAGES_PER_SIDE = 500;
 
 const contextOf = (ref: CaseRef, from: AuthorKind) => `case_message|${ref.companyId}|${ref.caseId}|${from}`;
 
 const caseIs = (ref: CaseRef) =>
   and(eq(caseMessage.companyId, ref.companyId), eq(caseMessage.caseId, ref.caseId));
 
-/** The conversation, oldest first, decrypted. A row that fails to open throws (SealError). */
+/** The messages of this incarnation, unbound ones included where case-binding.ts proves them its own. */
+const boundTo = (ref: CaseRef): SQL => ofThisCase(ref, caseMessage.caseBinding, caseMessage.createdAt);
+
+/**
+ * The conversation, oldest first, decrypted. Rows of another incarnation of the case are left out
+ * (and reported); unbound rows proven to be this incarnation's are bound now. A row of this case
+ * that fails to open throws (SealError).
+ */
 export async function listMessages(store: Store, ref: CaseRef): Promise<StoredMessage[]> {
-  const rows = await store.db.select().from(caseMessage).where(caseIs(ref)).orderBy(asc(caseMessage.id));
+  const all = await store.db.select().from(caseMessage).where(caseIs(ref)).orderBy(asc(caseMessage.id));
+  const rows: typeof all = [];
+  const adopted: number[] = [];
+  let foreign = 0;
+  for (const row of all) {
+    if (row.caseBinding === ref.binding) rows.push(row);
+    else if (row.caseBinding === null && unboundRowBelongs(ref, row.createdAt)) {
+      rows.push(row);
+      adopted.push(row.id);
+    } else foreign++;
+  }
+  if (adopted.length > 0) {
+    await store.db
+      .update(caseMessage)
+      .set({ caseBinding: ref.binding })
+      .where(and(inArray(caseMessage.id, adopted), isNull(caseMessage.caseBinding)));
+  }
+  if (foreign > 0) store.cases.mismatch('case_message', ref, foreign);
   return rows.map((row) => ({
     id: row.id,
     from: row.authorKind,
@@ -55,35 +83,53 @@ export async function listMessages(store: Store, ref: CaseRef): Promise<StoredMe
 
 export type Seen = { handlerSeenId: number; reporterSeenId: number };
 
+const NOTHING_SEEN: Seen = { handlerSeenId: 0, reporterSeenId: 0 };
+
+/** The marks of this incarnation; an unbound row's ids are below any later incarnation's (case-binding.ts). */
 export async function seenOf(store: Store, ref: CaseRef): Promise<Seen> {
   const [row] = await store.db
     .select({
       handlerSeenId: caseConversation.handlerSeenId,
       reporterSeenId: caseConversation.reporterSeenId,
+      caseBinding: caseConversation.caseBinding,
     })
     .from(caseConversation)
     .where(and(eq(caseConversation.companyId, ref.companyId), eq(caseConversation.caseId, ref.caseId)));
-  return row ?? { handlerSeenId: 0, reporterSeenId: 0 };
+  if (!row) return NOTHING_SEEN;
+  if (row.caseBinding !== null && row.caseBinding !== ref.binding) {
+    store.cases.mismatch('case_conversation', ref, 1);
+    return NOTHING_SEEN;
+  }
+  return { handlerSeenId: row.handlerSeenId, reporterSeenId: row.reporterSeenId };
 }
 
-/** Records that `side` has seen the conversation up to `messageId` (never moves backwards). */
+/**
+ * Records that `side` has seen the conversation up to `messageId` (never moves backwards). The
+ * marks of another incarnation of the case are replaced, not raised.
+ */
 export async function markSeen(store: Store, ref: CaseRef, side: AuthorKind, messageId: number) {
   if (messageId <= 0) return;
   const column = side === 'handler' ? 'handlerSeenId' : 'reporterSeenId';
+  const other = side === 'handler' ? 'reporterSeenId' : 'handlerSeenId';
   const target = caseConversation[column];
+  const ours = sql`(${caseConversation.caseBinding} is null or ${caseConversation.caseBinding} = ${ref.binding})`;
   await store.db
     .insert(caseConversation)
-    .values({ ...ref, [column]: messageId })
+    .values({ companyId: ref.companyId, caseId: ref.caseId, caseBinding: ref.binding, [column]: messageId })
     .onConflictDoUpdate({
       target: [caseConversation.companyId, caseConversation.caseId],
-      set: { [column]: sql`greatest(${target}, ${messageId})` },
+      set: {
+        [column]: sql`case when ${ours} then greatest(${target}, ${messageId}) else ${messageId} end`,
+        [other]: sql`case when ${ours} then ${caseConversation[other]} else 0 end`,
+        caseBinding: ref.binding,
+      },
     });
 }
 
 export type PostResult =
   | { outcome: 'created' | 'replayed'; id: number }
   | { outcome: 'key-reused' }
-  | { outcome: 'full' };
+  | { outcome: 'full'; limit: number };
 
 /**
  * Stores one message. With an idempotency key the same (case, side, key) is stored once: a retry
@@ -99,9 +145,11 @@ export async function postMessage(
 ): Promise<PostResult> {
   const hmac = (label: string, value: string) =>
     createHmac('sha256', idempotency.hmacKey).update(`${label}|${value}`).digest('base64url');
-  // Keys are the sender's own: each handler's, and the reporter's (tracker and pelapor are one person).
+  // Keys are the sender's own: each handler's, and the reporter's (tracker and pelapor are one person),
+  // in this incarnation of the case only.
   const sender = author.kind === 'handler' ? `handler:${author.userId}` : 'reporter';
-  const key = idempotency.key === null ? null : hmac('message-key', `${sender}|${idempotency.key}`);
+  const key =
+    idempotency.key === null ? null : hmac('message-key', `${ref.binding}|${sender}|${idempotency.key}`);
   const fingerprint = hmac(
     'message-content',
     JSON.stringify({ text: content.text, files: content.files ?? [] }),
@@ -119,14 +167,19 @@ export async function postMessage(
 
   const earlier = await existing();
   if (earlier) return replay(earlier);
-  const [total] = await store.db.select({ n: count() }).from(caseMessage).where(caseIs(ref));
-  if ((total?.n ?? 0) >= MAX_MESSAGES_PER_CASE) return { outcome: 'full' };
+  const [total] = await store.db
+    .select({ n: count() })
+    .from(caseMessage)
+    .where(and(caseIs(ref), eq(caseMessage.authorKind, author.kind), boundTo(ref)));
+  if ((total?.n ?? 0) >= MAX_MESSAGES_PER_SIDE) return { outcome: 'full', limit: MAX_MESSAGES_PER_SIDE };
 
   const sealed = store.sealer.seal(JSON.stringify(content), contextOf(ref, author.kind));
   const inserted = await store.db
     .insert(caseMessage)
     .values({
-      ...ref,
+      companyId: ref.companyId,
+      caseId: ref.caseId,
+      caseBinding: ref.binding,
       authorKind: author.kind,
       authorUserId: author.kind === 'handler' ? author.userId : null,
       authorUserType: author.kind === 'handler' ? author.userType : null,
@@ -147,34 +200,4 @@ export async function postMessage(
   const winner = await existing();
   if (!winner) throw new Error('idempotent insert lost to a row that is not there');
   return replay(winner);
-}
-
-/** Per case of `caseIds` (in `companyId`): how many reporter messages no handler has read yet. */
-export async function unreadFromReporter(
-  store: Store,
-  companyId: number,
-  caseIds: number[],
-): Promise<{ caseId: number; unread: number }[]> {
-  if (caseIds.length === 0) return [];
-  const rows = await store.db
-    .select({ caseId: caseMessage.caseId, unread: count() })
-    .from(caseMessage)
-    .leftJoin(
-      caseConversation,
-      and(
-        eq(caseConversation.companyId, caseMessage.companyId),
-        eq(caseConversation.caseId, caseMessage.caseId),
-      ),
-    )
-    .where(
-      and(
-        eq(caseMessage.companyId, companyId),
-        inArray(caseMessage.caseId, caseIds),
-        eq(caseMessage.authorKind, 'reporter'),
-        gt(caseMessage.id, sql`coalesce(${caseConversation.handlerSeenId}, 0)`),
-      ),
-    )
-    .groupBy(caseMessage.caseId)
-    .orderBy(asc(caseMessage.caseId));
-  return rows.map((row) => ({ caseId: row.caseId, unread: Number(row.unread) }));
 }

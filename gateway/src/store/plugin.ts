@@ -11,14 +11,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { StoreSettings } from '../config.ts';
 import { ApiProblem } from '../errors.ts';
+import { type BindingTable, type CaseBinder, caseBinder, loadBindingKey } from './case-binding.ts';
 import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres, type StoreDb } from './database.ts';
 import { type Sealer, sealer } from './keyring.ts';
 
-/** What the store's queries work with: the typed database and the key ring. */
+/** What the store's queries work with: the typed database, the key ring and the case binder. */
 export type Store = {
   db: StoreDb;
   engine: Database['engine'];
   sealer: Sealer;
+  cases: CaseBinder;
 };
 
 export type StoreAccess = {
@@ -57,14 +59,30 @@ export const storePlugin = fp(
             app.log.warn({ err: { message: error.message } }, 'store: idle database connection failed'),
           )
         : openEmbedded(settings.dataDir);
-    let opening: Promise<Database> | undefined;
+    // Rows of another incarnation of a case (a reissued legacy id) are left out of every read: an
+    // operator should learn of it (a restored legacy backup?), never a reader.
+    const onMismatch = (table: BindingTable, ref: { companyId: number; caseId: number }, rows: number) => {
+      app.log.warn(
+        { table, companyId: ref.companyId, caseId: ref.caseId, rows },
+        'store: rows of another incarnation of this case left out',
+      );
+      if (app.hasDecorator('telemetry')) app.telemetry.caseBindingMismatch(table, rows);
+    };
+    type Opened = Database & { cases: CaseBinder };
+    let opening: Promise<Opened> | undefined;
     let closed = false;
     const database = () => {
       if (closed) return Promise.reject(new Error('store closed'));
       opening ??= connect().then(
-        (opened) => {
-          app.log.debug({ engine: opened.engine }, 'store open, migrations applied');
-          return opened;
+        async (opened) => {
+          try {
+            const cases = caseBinder(await loadBindingKey(opened.db, keys), onMismatch);
+            app.log.debug({ engine: opened.engine }, 'store open, migrations applied');
+            return { ...opened, cases };
+          } catch (error) {
+            await opened.close().catch(() => {});
+            throw error;
+          }
         },
         (error) => {
           opening = undefined;
@@ -78,7 +96,7 @@ export const storePlugin = fp(
     app.decorate('store', {
       async open() {
         const opened = await database();
-        return { db: opened.db, engine: opened.engine, sealer: keys };
+        return { db: opened.db, engine: opened.engine, sealer: keys, cases: opened.cases };
       },
       async ping(timeoutMs) {
         try {

@@ -1,7 +1,8 @@
 /**
  * Tables of the gateway's own store (typed for drizzle; the SQL itself is in migrations/). Rows
- * reference a legacy case by company id and case id only: nothing here names the reporter, and
- * the text of a message lives only sealed (keyring.ts) with the id of its key.
+ * reference a legacy case by company id and case id plus `case_binding`, which ties them to one
+ * incarnation of that case (case-binding.ts): nothing here names the reporter, and the text of a
+ * message lives only sealed (keyring.ts) with the id of its key.
  */
 import {
   bigint,
@@ -24,6 +25,8 @@ export const caseConversation = pgTable(
   {
     companyId: integer('company_id').notNull(),
     caseId: integer('case_id').notNull(),
+    /** The case incarnation (case-binding.ts); null only on rows from before bindings. */
+    caseBinding: text('case_binding'),
     /** Highest message id a handler has read (reporter messages above it are unread). */
     handlerSeenId: bigint('handler_seen_id', { mode: 'number' }).notNull().default(0),
     /** Highest message id the reporter has seen (handler replies above it are new to them). */
@@ -38,6 +41,8 @@ export const caseMessage = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     companyId: integer('company_id').notNull(),
     caseId: integer('case_id').notNull(),
+    /** The case incarnation (case-binding.ts); null only on rows from before bindings. */
+    caseBinding: text('case_binding'),
     authorKind: text('author_kind').$type<AuthorKind>().notNull(),
     /** The handler's legacy user id and type; null for the reporter (never identified here). */
     authorUserId: integer('author_user_id'),
@@ -66,6 +71,8 @@ export const identityAccess = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     companyId: integer('company_id').notNull(),
     caseId: integer('case_id').notNull(),
+    /** The case incarnation (case-binding.ts); null only on rows from before bindings. */
+    caseBinding: text('case_binding'),
     accessedAt: timestamp('accessed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     readerUserType: smallint('reader_user_type').notNull(),
     readerRole: smallint('reader_role'),
@@ -131,6 +138,8 @@ export const caseClock = pgTable(
   {
     companyId: integer('company_id').notNull(),
     caseId: integer('case_id').notNull(),
+    /** The case incarnation (case-binding.ts); null only on rows from before bindings. */
+    caseBinding: text('case_binding'),
     filedAt: text('filed_at').notNull(),
     ackDays: smallint('ack_days').notNull(),
     feedbackMonths: smallint('feedback_months').notNull(),
@@ -141,3 +150,11 @@ export const caseClock = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.caseId] })],
 );
+
+/** The store's own secrets (the case binding key), sealed with the store key ring like a message. */
+export const storeSecret = pgTable('store_secret', {
+  name: text('name').primaryKey(),
+  keyId: text('key_id').notNull(),
+  sealed: text('sealed').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_STORE_DATA_DIR, loadConfig } from '../config.ts';
+import { createTestDatabase } from '../test/databases.ts';
 import { browser, buildTestApp, signInAs } from '../test/helpers.ts';
-import { createTestDatabase } from './test-databases.ts';
 
 const base = {
   SESSION_SECRET: 'x'.repeat(40),
@@ -90,7 +90,8 @@ describe('a PostgreSQL store that goes away', () => {
       expect(res.json().type).toMatch(/store-unavailable$/);
       expect(res.body).not.toMatch(/wbs_store_test|127\.0\.0\.1|5432|postgres/i);
       // No case detail leaves without its record: an identified case's needs its identity-access row,
-      // and every staff read its audit-trail record (decision #130); both fail closed.
+      // and every staff read its audit-trail record (docs/adr/0032-hash-chained-audit-trail.md); both fail
+      // closed.
       expect((await get(`/cases/${identifiedId}`)).statusCode).toBe(503);
       expect((await get('/cases/2')).statusCode).toBe(503);
       // The case list goes on without its handling clocks; the overdue filter is nothing but clocks.

@@ -57,6 +57,33 @@ export function guestAnonymousFields(overrides: Record<string, string> = {}): Re
   };
 }
 
+/** A complete identified guest submission (texts only). */
+export const identifiedGuestFields = (overrides: Record<string, string> = {}) =>
+  guestAnonymousFields({
+    anonymous: 'false',
+    reporterType: '2',
+    name: 'Siti Aminah',
+    department: 'Keuangan',
+    address: 'Jl. Merdeka 1',
+    provinceId: '32',
+    cityId: '3201',
+    districtId: '320101',
+    involved: 'Staf gudang',
+    financialLoss: 'Rp 120 juta',
+    occurredBefore: 'Belum',
+    reportedToBefore: 'Atasan langsung',
+    perpetratorResponse: 'Menyangkal',
+    repeatReason: 'Tidak ada pengawasan',
+    identificationReason: 'Bersedia bersaksi',
+    needsProtection: 'false',
+    protectionReason: '',
+    evidenceLink: 'https://drive.example/bukti',
+    allegedlyInvolved: JSON.stringify([
+      { name: 'Andi', position: 'Kepala Gudang', description: 'Gudang pusat' },
+    ]),
+    ...overrides,
+  });
+
 export async function pdfBytes(meta: { author?: string; title?: string } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.addPage([200, 200]).drawText('Bukti', { x: 20, y: 100 });

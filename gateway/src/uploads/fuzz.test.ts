@@ -2,7 +2,8 @@
  * Fuzzing the upload pipeline: thousands of damaged ZIP/Office, PDF, JPEG, PNG and GIF files (seeded
  * fast-check mutations of valid files: truncations, wrong sizes and offsets, broken chunk lengths,
  * spliced bytes) plus hand-made hostile ones (bombs, deep nesting, entries inflating past their
- * declared size). Every one must get an answer — scrubbed, forwarded unchanged (decision #26) or
+ * declared size). Every one must get an answer — scrubbed, forwarded unchanged
+ * (docs/product/reporting.md#metadata-scrubbing) or
  * refused with an Indonesian field error — and the process must stay up and keep answering.
  *
  * Two levels: the content check and scrub steps every upload runs (file-type, then the worker pool),
@@ -21,6 +22,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProblem } from '../errors.ts';
 import { browser, buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
 import {
+  FIELD_OFFSETS,
+  hostileCases,
+  INTERESTING_VALUES,
+  type Mutation,
+  mutate,
+  SIGNATURES,
+} from '../test/hostile-files.ts';
+import { incrementalPdf } from '../test/pdf-revisions.ts';
+import {
   docxBytes,
   guestAnonymousFields,
   jpegWithGps,
@@ -29,15 +39,6 @@ import {
   pdfBytes,
   pngBytes,
 } from '../test/uploads.ts';
-import {
-  FIELD_OFFSETS,
-  hostileCases,
-  INTERESTING_VALUES,
-  type Mutation,
-  mutate,
-  SIGNATURES,
-} from './hostile-files.ts';
-import { incrementalPdf } from './pdf-revisions.ts';
 import { type AttachmentExtension, contentMatches } from './policy.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 
@@ -188,7 +189,8 @@ describe('hostile and fuzzed files through the upload route', () => {
       payload,
       headers: { ...browser(cookie), ...headers },
     });
-    // Forwarded unchanged (decision #26): the zip reader refused it, and the process is still here.
+    // Forwarded unchanged (docs/product/reporting.md#metadata-scrubbing): the zip reader refused it, and the
+    // process is still here.
     expect(res.statusCode).toBe(201);
     expect(t.logs.some((line) => line.msg === 'metadata not scrubbed' && line.scrub === 'office')).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

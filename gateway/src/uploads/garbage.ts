@@ -1,5 +1,6 @@
 /**
- * Starting a full garbage collection where V8 alone would start it too late (decision 153). Upload
+ * Starting a full garbage collection where V8 alone would start it too late
+ * (docs/adr/0042-upload-memory-given-back-early.md). Upload
  * bytes pass through short-lived Buffers (each socket read of a body, each 64 KB read of a file sent
  * on, pdf-lib's copies of a file): their memory is outside the JavaScript heap and is given back only
  * when the tiny objects holding it are collected. The heap hardly grows meanwhile, so V8 collects

@@ -18,8 +18,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { ApiProblem } from '../errors.ts';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -41,46 +42,34 @@ interface Store {
   claim<T>(key: string, fingerprint: string): Promise<Claim<T>>;
 }
 
-type Memory = Map<string, { entry: Entry<unknown>; expires: number }>;
-/** One memory store per app instance (several gateways in one process, e.g. tests, stay apart). */
-const memories = new WeakMap<object, Memory>();
+/**
+ * Keys without Redis: each entry lives as long as its state's TTL (lru-cache drops it then; a read
+ * does not extend it), and when full the least recently used goes first.
+ */
+type Memory = LRUCache<string, Entry<unknown>>;
 
-function memoryOf(app: object): Memory {
-  let memory = memories.get(app);
-  if (!memory) {
-    memory = new Map();
-    memories.set(app, memory);
-  }
-  return memory;
+/** One memory store per app instance (uploads/plugin.ts: several gateways in one process stay apart). */
+export function idempotencyMemory(): Memory {
+  return new LRUCache({ max: MEMORY_MAX_ENTRIES, ttl: DONE_TTL_MS });
 }
 
-function memoryPrune(memory: Memory, now: number) {
-  for (const [key, value] of memory) if (value.expires <= now) memory.delete(key);
-  // Still full of live entries: drop the oldest (a Map iterates in insertion order).
-  while (memory.size >= MEMORY_MAX_ENTRIES) {
-    const oldest = memory.keys().next().value;
-    if (oldest === undefined) break;
-    memory.delete(oldest);
-  }
-}
+/** Where claims are kept: Redis when configured, else the app's memory; the request's log. */
+export type IdempotencyContext = { redis: Redis | null; memory: Memory; log: FastifyBaseLogger };
 
 const memoryStore = (memory: Memory): Store => ({
   async claim<T>(key: string, fingerprint: string): Promise<Claim<T>> {
-    const now = Date.now();
     const hit = memory.get(key);
-    if (hit && hit.expires > now) return { owner: false, entry: hit.entry as Entry<T> };
-    if (memory.size >= MEMORY_MAX_ENTRIES) memoryPrune(memory, now);
+    if (hit) return { owner: false, entry: hit as Entry<T> };
     const token = randomUUID();
-    memory.set(key, { entry: { state: 'pending', fingerprint, token }, expires: now + PENDING_TTL_MS });
+    memory.set(key, { state: 'pending', fingerprint, token }, { ttl: PENDING_TTL_MS });
     const ours = () => {
-      const current = memory.get(key)?.entry;
+      const current = memory.peek(key);
       return current?.state === 'pending' && current.token === token;
     };
     return {
       owner: true,
       async complete(result: T) {
-        memory.delete(key);
-        memory.set(key, { entry: { state: 'done', fingerprint, result }, expires: Date.now() + DONE_TTL_MS });
+        memory.set(key, { state: 'done', fingerprint, result }, { ttl: DONE_TTL_MS });
       },
       async release() {
         if (ours()) memory.delete(key);
@@ -121,35 +110,25 @@ export function submissionFingerprint(secret: string, parts: unknown): string {
   return createHmac('sha256', secret).update('wbs-idempotency\n').update(JSON.stringify(parts)).digest('hex');
 }
 
-/** The header value, or null when absent; a malformed key is a 400 on the header's name. */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
-  const raw = request.headers['idempotency-key'];
-  if (raw === undefined) return null;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value === 'string' && IDEMPOTENCY_KEY_PATTERN.test(value)) return value;
-  throw new ApiProblem('validation', { errors: { 'Idempotency-Key': PROBLEM_MESSAGES.validation } });
-}
-
 /**
  * Runs `work` once per (namespace, key): the owner runs it and stores the reply; duplicates get the
  * stored reply. Without a key `work` simply runs.
  */
 export async function runIdempotent<T>(
-  request: FastifyRequest,
+  ctx: IdempotencyContext,
   options: { scope: string; namespace: string; key: string | null; fingerprint: string },
   work: () => Promise<T>,
 ): Promise<T> {
   if (options.key === null) return work();
   const storeKey = `idem:${options.scope}:${options.namespace}:${options.key}`;
-  const redis = request.server.redis;
-  const memory = memoryOf(request.server);
+  const { redis, memory, log } = ctx;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     let claim: Claim<T>;
     try {
       claim = await (redis ? redisStore(redis) : memoryStore(memory)).claim<T>(storeKey, options.fingerprint);
     } catch (error) {
-      request.log.warn({ redisError: (error as Error)?.name }, 'idempotency store unavailable, using memory');
+      log.warn({ redisError: (error as Error)?.name }, 'idempotency store unavailable, using memory');
       claim = await memoryStore(memory).claim<T>(storeKey, options.fingerprint);
     }
     if (claim.owner) {
@@ -162,7 +141,7 @@ export async function runIdempotent<T>(
       }
       // The work is done: failing to remember it must not turn the success into an error.
       await claim.complete(result).catch((error: Error) => {
-        request.log.warn({ redisError: error?.name }, 'idempotency result not stored');
+        log.warn({ redisError: error?.name }, 'idempotency result not stored');
       });
       return result;
     }

@@ -34,9 +34,13 @@ describe('multipart without a usable boundary', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toContain('application/problem+json');
-    // Either the damaged form itself, or (when the parser sees an empty form) the fields it lacks.
-    const body = res.json() as { detail: string };
-    expect([PROBLEM_MESSAGES.malformedUpload, PROBLEM_MESSAGES.validation]).toContain(body.detail);
+    // Either the damaged form itself, or (when the parser sees an empty form) the fields it lacks,
+    // named in the detail.
+    const body = res.json() as { detail: string; errors?: Record<string, string> };
+    if (body.detail !== PROBLEM_MESSAGES.malformedUpload) {
+      expect(body.detail).toMatch(/^Terdapat \d+ isian yang tidak valid: /);
+      expect(body.detail).toContain(Object.keys(body.errors ?? {})[0] ?? '(no field errors)');
+    }
     expect(res.body).not.toMatch(/boundary|Multipart/);
   });
 

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { PDFDocument } from 'pdf-lib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incrementalPdf, pdfText } from './pdf-revisions.ts';
+import { incrementalPdf, pdfText } from '../test/pdf-revisions.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 
 let scrubber: Scrubber;

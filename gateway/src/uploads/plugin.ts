@@ -1,24 +1,14 @@
 /**
  * The upload machinery of one gateway instance: the scrub worker pool, the count of live spools (the
- * process-wide cap) and the removal, at start, of spools a previous process left behind (killed with
- * SIGKILL or by the OOM killer mid-upload: nothing else would ever remove the reporter's files).
+ * process-wide cap) and, at start, the removal of spools a previous process left behind
+ * (spool-dirs.ts).
  */
-import { readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UploadSettings } from '../config.ts';
-import { createScrubber, type Scrubber } from './scrub.ts';
-
-/** Spool folders are `wbs-upload-{pid}-XXXXXX` in the temp dir: the pid tells whose they are. */
-export const SPOOL_PREFIX = 'wbs-upload-';
-/** Whether this process has opened a spool (then spools with its pid are its own, never stale). */
-let spooledHere = false;
-export function spoolPrefix(): string {
-  spooledHere = true;
-  return join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`);
-}
+import { type IdempotencyContext, idempotencyMemory } from './idempotency.ts';
+import { createScrubber, type Scrubber, type ScrubContext } from './scrub.ts';
+import { removeStaleSpools } from './spool-dirs.ts';
 
 export type Uploads = {
   settings: UploadSettings;
@@ -31,35 +21,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     uploads: Uploads;
   }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as { code?: string }).code === 'EPERM';
+  interface FastifyRequest {
+    /** What scrubbing this request's files works with (uploads/scrub.ts). */
+    scrubbing: ScrubContext;
+    /** Where this request's Idempotency-Key claims are kept (uploads/idempotency.ts). */
+    idempotency: IdempotencyContext;
   }
-}
-
-/**
- * Removes the spools of processes that no longer run, and those carrying our own pid while this
- * process has opened none yet (a restarted container reuses its pid). Live processes' spools,
- * including other gateway instances on the same machine, are left alone.
- */
-export async function removeStaleSpools(log: FastifyBaseLogger): Promise<number> {
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
-  let removed = 0;
-  for (const name of names) {
-    const pid = Number(/^wbs-upload-(\d+)-/.exec(name)?.[1] ?? Number.NaN);
-    if (!Number.isInteger(pid)) continue;
-    if (pid === process.pid ? spooledHere : processAlive(pid)) continue;
-    await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
-    removed += 1;
-  }
-  if (removed > 0) log.warn({ removed }, 'stale upload spools removed');
-  return removed;
 }
 
 export const uploadsPlugin = fp(
@@ -68,6 +35,18 @@ export const uploadsPlugin = fp(
     const scrubber = createScrubber(opts.settings.scrub);
     app.decorate('uploads', { settings: opts.settings, scrubber, spools: { active: 0 } });
     app.addHook('onClose', async () => scrubber.close());
+    const memory = idempotencyMemory();
+    app.decorateRequest('scrubbing', {
+      getter(this: FastifyRequest): ScrubContext {
+        const telemetry = this.server.telemetry;
+        return { scrubber, log: this.log, count: (kind) => telemetry?.uploadFile(kind) };
+      },
+    });
+    app.decorateRequest('idempotency', {
+      getter(this: FastifyRequest): IdempotencyContext {
+        return { redis: this.server.redis ?? null, memory, log: this.log };
+      },
+    });
   },
   { name: 'wbs-uploads' },
 );

@@ -4,7 +4,7 @@
  * type), the per-file size, duplicate names and counts. Messages are the spec's, via shared/messages.
  *
  * Content mapping (file-type 22 result `ext` accepted for each allowed extension), written down in
- * docs/decisions.md:
+ * docs/adr/0005-attachment-content-check.md:
  * - pdf ← pdf, ai (Illustrator files are PDF files with extra private data)
  * - png ← png, apng; jpg/jpeg ← jpg; gif ← gif
  * - docx ← docx; xlsx ← xlsx; pptx ← pptx: file-type reads [Content_Types].xml inside the zip, so a
@@ -113,6 +113,33 @@ export function cleanFileName(raw: string): string {
   if (base.length <= 200) return base;
   const ext = extensionOf(base);
   return ext ? `${base.slice(0, 199 - ext.length)}.${ext}` : base.slice(0, 200);
+}
+
+/** The only escapes the form-data encoding writes in a `filename`, and what each stands for. */
+const FORM_DATA_ESCAPES: Readonly<Record<string, string>> = { '%22': '"', '%0D': '\r', '%0A': '\n' };
+
+/**
+ * A part's `filename` as the HTML multipart/form-data encoding writes it, back to the name itself
+ * (docs/adr/0048-form-data-file-names.md). Browsers write `"` as `%22`, CR as `%0D` and LF as `%0A` there
+ * and escape nothing
+ * else (`%` stays `%`); undici's FormData, which sends our uploads on to the legacy, does the same, so
+ * the legacy stores names in that form too. Decoding exactly these three (upper case, as written) is
+ * the inverse; CR and LF then go as every control character does (cleanFileName). A name that held
+ * the text `%22` itself cannot be told apart and reads as `"`.
+ */
+export function formDataFileName(written: string): string {
+  return written.replace(/%22|%0D|%0A/g, (sequence) => FORM_DATA_ESCAPES[sequence] ?? sequence);
+}
+
+/**
+ * A file name as the legacy stores it (form-data written), as people read it: the real name, cleaned
+ * like an upload's; null when nothing is left. Every name of a legacy file leaves the gateway this way:
+ * case and log attachments, Tambah Bukti's reply, download names.
+ */
+export function shownFileName(stored: string | null | undefined): string | null {
+  if (stored === null || stored === undefined) return null;
+  const name = cleanFileName(formDataFileName(stored));
+  return name === '' || name === '.' || name === '..' ? null : name;
 }
 
 export const MAX_FILE_BYTES = ATTACHMENT_MAX_BYTES;

@@ -1,7 +1,7 @@
 /**
  * The scrub pool's limits: a file over the time or memory limit is refused with a field error (its
  * worker terminated, the pool carrying on with the next file), and more files waiting than the pool
- * takes is 503 `busy`. The hostile file is the "many tiny objects" PDF of issue 8 §2.
+ * takes is 503 `busy`. The hostile file is the "many tiny objects" PDF of the hostile-file corpus.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProblem } from '../errors.ts';
+import { manyObjectsPdf } from '../test/pdf-revisions.ts';
 import { pdfBytes } from '../test/uploads.ts';
-import { manyObjectsPdf } from './pdf-revisions.ts';
 import { createScrubber, type ScrubSettings } from './scrub.ts';
 import type { SpooledFile } from './spool.ts';
 

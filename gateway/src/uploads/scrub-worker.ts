@@ -59,7 +59,7 @@ const FIXED_ZIP_DATE = new Date(1980, 0, 1, 0, 0, 0);
 /**
  * sharp (libvips, ~28 MB of resident native code and data per process) and the zip libraries are
  * loaded by the first file that needs them, not with the worker: a worker scrubbing only PDFs, the
- * common case, never carries them (decision 153).
+ * common case, never carries them (docs/adr/0042-upload-memory-given-back-early.md).
  */
 let sharpLoaded: Promise<typeof Sharp> | null = null;
 function loadSharp(): Promise<typeof Sharp> {

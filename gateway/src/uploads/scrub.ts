@@ -1,6 +1,7 @@
 /**
  * Removes identifying metadata from uploaded files before they leave the gateway (what is and is not
- * scrubbed: scrub-worker.ts and docs/decisions.md #26). The work runs in a piscina worker pool, never
+ * scrubbed: scrub-worker.ts and docs/product/reporting.md#metadata-scrubbing). The work runs in a piscina
+ * worker pool, never
  * on the main thread, with limits a hostile file cannot get past:
  * - at most `threads` files at once per process, plus one thread kept for files up to 2 MB (the
  *   rest wait, smallest first; more than `maxWaiting` waiting → 503 `busy` with Retry-After);
@@ -10,12 +11,13 @@
  *
  * A file the library cannot process: an image is REFUSED (photos are where location data hides, and a
  * reporter can re-save a picture); a document (encrypted or damaged PDF, odd zip) is forwarded
- * unchanged with an ops log line (decision #26). A file over the time or memory limit is refused.
+ * unchanged with an ops log line (docs/product/reporting.md#metadata-scrubbing). A file over the time or
+ * memory limit is refused.
  */
 import { stat } from 'node:fs/promises';
 import { MessageChannel } from 'node:worker_threads';
 import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
 import { ApiProblem } from '../errors.ts';
 import type { ScrubTask } from './scrub-worker.ts';
@@ -52,7 +54,7 @@ type Lane = 'general' | 'small';
 
 /**
  * `threads: 0` scrubs on the main thread, two files at a time, without time or memory limits: how it
- * was before issue 8, kept only as the benchmark's baseline (gateway/bench/hostile-uploads.ts).
+ * was before the worker pool, kept only as the benchmark's baseline (gateway/bench/hostile-uploads.ts).
  */
 export function createScrubber(settings: ScrubSettings): Scrubber {
   if (settings.threads === 0) return createScrubberOnMainThread();
@@ -184,18 +186,22 @@ async function scrubWith(
   return file;
 }
 
+/** What scrubbing an upload's files works with: the app's pool, the request's log, the file counter. */
+export type ScrubContext = {
+  scrubber: Scrubber;
+  log: FastifyBaseLogger;
+  count(scrub: 'scrubbed' | 'not-scrubbed' | 'refused' | 'none'): void;
+};
+
 /** Every file of an upload, scrubbed one after the other (the pool's slots bound the whole process). */
-export async function scrubFiles(
-  request: FastifyRequest,
-  files: readonly SpooledFile[],
-): Promise<SpooledFile[]> {
+export async function scrubFiles(ctx: ScrubContext, files: readonly SpooledFile[]): Promise<SpooledFile[]> {
   const scrubbed: SpooledFile[] = [];
-  const count = request.server.telemetry?.uploadFile ?? (() => {});
+  const { count } = ctx;
   for (const file of files) {
     if (scrubKindOf(file.detected) === 'none') count('none');
     let result: SpooledFile;
     try {
-      result = await request.server.uploads.scrubber.scrubFile(file, request.log);
+      result = await ctx.scrubber.scrubFile(file, ctx.log);
     } catch (error) {
       count('refused');
       throw error;

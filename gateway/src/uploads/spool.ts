@@ -7,7 +7,7 @@
  *
  * Memory stays bounded (files stream to disk in chunks); disk use per request is bounded by the
  * limits (5 × 10 MB). The spool is a `mkdtemp` folder (0700, files 0600) removed in `finally`; its
- * name carries the pid, so a spool left by a killed process is removed at the next start (plugin.ts).
+ * name carries the pid, so a spool left by a killed process is removed at the next start (spool-dirs.ts).
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -22,16 +22,17 @@ import type { FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { ApiProblem } from '../errors.ts';
 import { startGarbageCollection } from './garbage.ts';
-import { spoolPrefix } from './plugin.ts';
 import {
   type AttachmentExtension,
   cleanFileName,
   contentMatches,
   extensionOf,
   fileMessages,
+  formDataFileName,
   isAllowedExtension,
   MAX_FILE_BYTES,
 } from './policy.ts';
+import { spoolPrefix } from './spool-dirs.ts';
 
 /** Which file fields an upload takes, how many files each, in total, and which one is required. */
 export type FileRule = {
@@ -171,7 +172,8 @@ async function receive(request: FastifyRequest, rule: FileRule, dir: string): Pr
       }
       const field = part.fieldname;
       const max = rule.fields[field];
-      const name = cleanFileName(part.filename ?? '');
+      // The browser wrote `"` as `%22` (form-data encoding): checks and messages use the real name.
+      const name = cleanFileName(formDataFileName(part.filename ?? ''));
       // An unknown file field, or an empty file input (no name), carries nothing we forward.
       if (max === undefined || name === '') {
         await discard(part.file);

@@ -1,6 +1,7 @@
 /**
  * Access control: every route × every subject (anonymous and each seeded demo account). The table
- * below is written from the spec's section 6 and docs/decisions.md #1-#5, not read from the code.
+ * below is written from the spec's section 6 and the product rules (docs/product/: roles-and-screens.md
+ * "Roles and scope", handling.md "Dashboards", reporting.md "Who may file"), not read from the code.
  * A subject outside the route's audience gets 401 (signed out) or 403 (signed in) — before any body
  * is read; a subject inside it gets neither (the request itself is deliberately empty or aims at a
  * record that does not exist, so nothing changes).
@@ -65,13 +66,12 @@ const ROUTES: RouteSpec[] = [
   { method: 'PUT', path: `/api/v1/analysts/${NONE}`, audience: [2], body: {} },
   { method: 'DELETE', path: `/api/v1/analysts/${NONE}`, audience: [2] },
   { method: 'POST', path: `/api/v1/analysts/${NONE}/password-reset`, audience: [2], scopeDenial: true },
-  // Type 1 reads the group's cases, read-only (decision #37).
+  // Type 1 reads the group's cases, read-only (docs/product/roles-and-screens.md#administrator).
   { method: 'POST', path: '/api/v1/cases/search', audience: [1, 2, 3, 4, 5, 6], body: {} },
   { method: 'POST', path: '/api/v1/cases/export', audience: 'handler', body: {} },
   { method: 'GET', path: `/api/v1/cases/${NONE}`, audience: [1, 2, 3, 4, 5, 6] },
   { method: 'POST', path: `/api/v1/cases/${NONE}/contact-reveal`, audience: 'handler', body: {} },
   { method: 'GET', path: `/api/v1/cases/${NONE}/messages`, audience: [2, 3, 4, 5, 6] },
-  { method: 'GET', path: '/api/v1/cases/message-marks?caseIds=1', audience: [2, 3, 4, 5] },
   { method: 'GET', path: `/api/v1/cases/${NONE}/identity-access`, audience: [6] },
   { method: 'POST', path: '/api/v1/tracking/conversation', audience: 'anyone', body: {} },
   { method: 'POST', path: '/api/v1/tracking/messages', audience: 'anyone', body: {} },

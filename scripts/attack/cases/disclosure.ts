@@ -2,7 +2,7 @@
  * Disclosure: no stack trace, internal address, file path or version in error replies or headers,
  * whatever fails (the gateway, or the legacy behind it).
  */
-import { setKnobs } from '../../fault/http.ts';
+import { setKnobs } from '../../support/legacy-sim.ts';
 import { type AttackCase, assertNoInternals, expect, type Reply, type Tools, wholeYear } from '../support.ts';
 
 const noInternals = (name: string, make: (t: Tools) => Promise<Reply>, status?: number[]): AttackCase => ({

@@ -1,7 +1,7 @@
 /**
  * Injection: SQL/NoSQL/template strings, CRLF in fields, prototype-pollution keys, path traversal and
  * hostile JSON. Nothing is interpreted, nothing crashes, nothing leaks, nothing changes for the next
- * request.
+ * request. An Akses Level the legacy does not offer (`roleId` 99) is refused.
  */
 import {
   type AttackCase,
@@ -237,6 +237,24 @@ export const injectionCases: AttackCase[] = [
         reply.status === 400 && /problem\+json/.test(reply.headers['content-type'] ?? ''),
         `answered ${reply.status} ${reply.headers['content-type']}`,
       );
+    },
+  },
+  {
+    area: 'injection',
+    name: 'roleId 99 is refused when creating an analyst',
+    async run(t) {
+      const reply = await t.send({
+        path: '/api/v1/analysts',
+        json: {
+          fullName: 'Analis Uji',
+          username: `analis.uji${Date.now() % 100000}`,
+          email: `analis.uji${Date.now() % 100000}@example.com`,
+          roleId: 99,
+          caseLineId: 1,
+        },
+        as: 'admin.kahuripan',
+      });
+      expect(reply.status === 400, `answered ${reply.status} ${reply.text.slice(0, 120)}`);
     },
   },
 ];

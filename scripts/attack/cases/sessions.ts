@@ -1,9 +1,20 @@
 /**
  * Sessions: a cookie the gateway did not issue, or issued and then changed, expired or ended, reads
  * nothing. `wbs_session` is an HS256 JWT (`aud` wbs-session) holding claims and the sealed legacy token.
+ * Sign-out, a password change and a demotion end sessions at once (docs/adr/0007-session-registry.md);
+ * the forced-change ticket is single use.
  */
 import { createHmac } from 'node:crypto';
-import { type AttackCase, cookieFrom, expect, namesNobody, type Tools, wholeYear } from '../support.ts';
+import {
+  type AttackCase,
+  changePassword,
+  cookieFrom,
+  expect,
+  json,
+  namesNobody,
+  type Tools,
+  wholeYear,
+} from '../support.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -176,6 +187,119 @@ export const sessionCases: AttackCase[] = [
         `answered ${reply.status}`,
       );
       expect(!cookieFrom(reply, 'wbs_session'), 'a session cookie was set');
+    },
+  },
+  {
+    area: 'sessions',
+    name: 'after logout the old cookie no longer reads GET /session',
+    async run(t) {
+      const cookie = await t.freshSession('admin.pakuan');
+      await t.send({ method: 'DELETE', path: '/api/v1/session', cookie });
+      const reply = await t.send({ path: '/api/v1/session', cookie });
+      expect(namesNobody(reply), `answered ${reply.status} ${reply.text.slice(0, 80)}`);
+    },
+  },
+  {
+    area: 'sessions',
+    name: 'logout sends Clear-Site-Data',
+    async run(t) {
+      const cookie = await t.freshSession('admin.pakuan');
+      const out = await t.send({ method: 'DELETE', path: '/api/v1/session', cookie });
+      expect(
+        /cookies|storage|\*/.test(out.headers['clear-site-data'] ?? ''),
+        `Clear-Site-Data: ${out.headers['clear-site-data'] ?? 'none'}`,
+      );
+    },
+  },
+  {
+    area: 'sessions',
+    last: true,
+    name: "a password change ends the user's other sessions within a second",
+    async run(t) {
+      const a = await t.freshSession('analis.pakuan', 'Demo#2026!');
+      const b = await t.freshSession('analis.pakuan', 'Demo#2026!');
+      const changed = await changePassword(t, a, 'Demo#2026!', 'Serangan#Uji-2026x');
+      expect(
+        changed.status === 200 || changed.status === 204,
+        `change answered ${changed.status} ${changed.text.slice(0, 120)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const other = await t.send({ path: '/api/v1/session', cookie: b });
+      expect(namesNobody(other), `the other session answered ${other.status} ${other.text.slice(0, 80)}`);
+      const data = await t.send({ path: '/api/v1/cases/search', json: wholeYear(), cookie: b });
+      expect(data.status === 401, `the other session's case list answered ${data.status}`);
+    },
+  },
+  {
+    area: 'sessions',
+    last: true,
+    name: 'the forced-change ticket is single-use',
+    async run(t) {
+      const signIn = await t.send({
+        path: '/api/v1/session',
+        json: { username: 'analis.baru', password: 'Awal#2026!' },
+      });
+      const ticket = cookieFrom(signIn, 'wbs_pwchange');
+      expect(ticket, `no ticket (sign-in ${signIn.status})`);
+      const first = await changePassword(t, ticket, 'Awal#2026!', 'Tiket#Sekali-2026a');
+      expect(
+        first.status === 200 || first.status === 204,
+        `first change answered ${first.status} ${first.text.slice(0, 120)}`,
+      );
+      const replay = await changePassword(t, ticket, 'Tiket#Sekali-2026a', 'Tiket#Ulang-2026b');
+      expect(replay.status === 401, `the replayed ticket answered ${replay.status}`);
+    },
+  },
+  {
+    area: 'sessions',
+    last: true,
+    name: 'a supervisor demoted by the company admin loses export within a second',
+    async run(t) {
+      type Staff = {
+        id: number;
+        fullName: string;
+        username: string | null;
+        email: string | null;
+        roleId: number | null;
+        caseLineId?: number | null;
+      };
+      const list = json<{ items: Staff[] }>(
+        await t.send({ path: '/api/v1/analysts', as: 'admin.kahuripan' }),
+      );
+      const direksi = list.items.find((s) => s.username === 'analis.direksi');
+      expect(direksi, 'analis.direksi is not in company 1');
+      const full = json<Staff>(
+        await t.send({ path: `/api/v1/analysts/${direksi.id}`, as: 'admin.kahuripan' }),
+      );
+      const cookie = await t.freshSession('analis.direksi');
+      const exportBody = { from: wholeYear().from, to: wholeYear().to };
+      const before = await t.send({ path: '/api/v1/cases/export', json: exportBody, cookie });
+      expect(before.status === 200, `export before the change answered ${before.status}`);
+      const edit = (roleId: number) =>
+        t.send({
+          method: 'PUT',
+          path: `/api/v1/analysts/${direksi.id}`,
+          json: {
+            fullName: full.fullName,
+            username: full.username,
+            email: full.email,
+            roleId,
+            caseLineId: full.caseLineId ?? 1,
+          },
+          as: 'admin.kahuripan',
+        });
+      const demoted = await edit(2);
+      expect(demoted.status === 200, `demotion answered ${demoted.status} ${demoted.text.slice(0, 120)}`);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const after = await t.send({ path: '/api/v1/cases/export', json: exportBody, cookie });
+        expect(
+          after.status === 401 || after.status === 403,
+          `export after the demotion answered ${after.status}`,
+        );
+      } finally {
+        await edit(1);
+      }
     },
   },
 ];

@@ -1,17 +1,49 @@
 /**
  * Tracking: nothing tells an unknown complaint number from a wrong password (status, body, headers
- * that vary, time floor), the tracker never sees log notes, and guessing is limited.
+ * that vary, time floor), the tracker never sees log notes, and guessing is limited — failures only:
+ * the reporter's own parallel calls are never refused, parallel guesses get no further
+ * (docs/adr/0002-tracking-attempt-limits.md). A new case password must resist guessing, and continued
+ * guessing of one number lengthens its back-off.
  */
-import { type AttackCase, expect, json, type Reply, type Tools } from '../support.ts';
+import {
+  type AttackCase,
+  caseNumberOf,
+  expect,
+  fileReport,
+  GUEST_PASSWORD,
+  json,
+  type Reply,
+  type Tools,
+} from '../support.ts';
 
 const track = (t: Tools, caseNumber: string, password: string, address?: string) =>
   t.send({ path: '/api/v1/tracking', json: { caseNumber, password }, ...(address ? { address } : {}) });
+
+/** What the tracked view asks for at once: the case, the conversation and the identity history. */
+const TRACKER_PATHS = [
+  '/api/v1/tracking',
+  '/api/v1/tracking/conversation',
+  '/api/v1/tracking/identity-access',
+];
+
+const statuses = (replies: Reply[]) => replies.map((r) => r.status).join(' ');
 
 /** The reply without what differs per request by design (request id, date). */
 const comparable = (r: Reply) => {
   const { 'x-request-id': _id, date: _date, 'content-length': _len, ...headers } = r.headers;
   return JSON.stringify({ status: r.status, headers, body: r.text });
 };
+
+const weakPassword = (password: string): AttackCase => ({
+  area: 'tracking',
+  name: `case password ${JSON.stringify(password)} is refused with a field message`,
+  async run(t) {
+    const reply = await fileReport(t, { fields: { password, confirmPassword: password } });
+    expect(reply.status === 400, `answered ${reply.status}`);
+    const errors = json<{ errors?: Record<string, string> }>(reply).errors ?? {};
+    expect(errors.password, `no field error on password: ${reply.text.slice(0, 160)}`);
+  },
+});
 
 export const trackingCases: AttackCase[] = [
   {
@@ -86,6 +118,84 @@ export const trackingCases: AttackCase[] = [
       expect(refused, 'twelve wrong passwords for one number were all answered');
       expect(Number(refused.headers['retry-after']) > 0, 'no Retry-After');
       expect(/coba|percobaan/i.test(refused.text), `text: ${refused.text.slice(0, 120)}`);
+    },
+  },
+  {
+    area: 'tracking',
+    name: 'parallel calls with the right password on one case are never refused (failures count, not calls)',
+    async run(t) {
+      const number = caseNumberOf(await fileReport(t));
+      const address = t.nextAddress();
+      // Twice the number's free failures and more, all at once from one browser, twice over.
+      for (let round = 0; round < 2; round++) {
+        const replies = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            t.send({
+              path: TRACKER_PATHS[i % TRACKER_PATHS.length]!,
+              json: { caseNumber: number, password: GUEST_PASSWORD },
+              address,
+            }),
+          ),
+        );
+        expect(
+          replies.every((r) => r.status === 200),
+          `round ${round + 1}: ${statuses(replies)}`,
+        );
+      }
+    },
+  },
+  {
+    area: 'tracking',
+    name: 'a burst of 30 parallel wrong guesses at one case: 5 answered, the rest 429 with Retry-After',
+    async run(t) {
+      const number = caseNumberOf(await fileReport(t));
+      const replies = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => track(t, number, `Tebak#${i}-paralel`)),
+      );
+      const answered = replies.filter((r) => r.status === 404);
+      const refused = replies.filter((r) => r.status === 429);
+      // The suite's gateway runs with the default 5 free failures per number.
+      expect(answered.length === 5 && refused.length === 25, `statuses: ${statuses(replies)}`);
+      expect(
+        refused.every((r) => Number(r.headers['retry-after']) > 0 && /percobaan/.test(r.text)),
+        'a refusal without Retry-After or its Indonesian text',
+      );
+      // The back-off holds for everyone, the right password too.
+      const owner = await track(t, number, GUEST_PASSWORD);
+      expect(owner.status === 429, `the right password right after the burst answered ${owner.status}`);
+    },
+  },
+  weakPassword('12345678'),
+  weakPassword('password'),
+  weakPassword('aaaaaaaa'),
+  {
+    area: 'tracking',
+    last: true,
+    name: 'continued guessing of one number lengthens the back-off',
+    async run(t) {
+      // The suite's gateway runs with a 1 s base (TRACKING_BACKOFF_BASE_SECONDS): each guess admitted
+      // after waiting out the last refusal must leave a longer wait than the one before.
+      const waits: number[] = [];
+      let admittedSinceRefusal = true;
+      for (let i = 0; waits.length < 3 && i < 40; i++) {
+        const reply = await t.send({
+          path: '/api/v1/tracking',
+          json: { caseNumber: 'WBS-10000001', password: `Tebak#${i}` },
+        });
+        if (reply.status !== 429) {
+          admittedSinceRefusal = true;
+          continue;
+        }
+        const seconds = Number(reply.headers['retry-after']);
+        if (admittedSinceRefusal) waits.push(seconds);
+        admittedSinceRefusal = false;
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
+      }
+      expect(waits.length === 3, `only ${waits.length} refusals after admitted guesses`);
+      expect(
+        waits.every((wait, i) => i === 0 || wait > waits[i - 1]!),
+        `Retry-After after each admitted guess went ${waits.join(' → ')}`,
+      );
     },
   },
 ];

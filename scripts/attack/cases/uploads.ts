@@ -1,10 +1,23 @@
 /**
  * Uploads: content that does not match its extension, forbidden types, too many or duplicate files,
  * empty files and path tricks in names. Refusals are 400 field errors; accepted names are cleaned.
+ * Hostile files: a zip entry inflating past its declared size is answered and the gateway stays up;
+ * an earlier PDF revision's author is scrubbed; 10 MB + 1 byte is 413.
  */
-import { FormData } from 'undici';
-import { tinyPdf, tinyPng, type UploadFile } from '../../fault/http.ts';
-import { type AttackCase, caseIdOf, caseNumberOf, expect, fileReport, json, type Tools } from '../support.ts';
+import { deflateRawSync } from 'node:zlib';
+import { FormData, request } from 'undici';
+import { tinyPdf, tinyPng, type UploadFile } from '../../support/report-form.ts';
+import { incrementalPdfWithHiddenInfo, OLD_AUTHOR, pdfText } from '../pdf.ts';
+import {
+  type AttackCase,
+  caseIdOf,
+  caseNumberOf,
+  expect,
+  fileReport,
+  json,
+  type Reply,
+  type Tools,
+} from '../support.ts';
 
 const file = (
   name: string,
@@ -60,6 +73,52 @@ const PATH_TRICKS = [
   'C:\\Users\\pelapor\\foto.png',
   'a/b/../../c.png',
 ];
+
+/** A .docx whose word/document.xml declares 100 bytes but inflates to 20,000 (a zip bomb in small). */
+function lyingDocx(): Buffer {
+  const types = Buffer.from(
+    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  const entries = [
+    { name: '[Content_Types].xml', data: types, method: 0, declared: types.length },
+    { name: 'word/document.xml', data: deflateRawSync(Buffer.alloc(20_000, 0x61)), method: 8, declared: 100 },
+    { name: 'docProps/core.xml', data: deflateRawSync(Buffer.alloc(20_000, 0x62)), method: 8, declared: 100 },
+  ];
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.method, 8);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.declared, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.method, 10);
+    central.writeUInt32LE(e.data.length, 20);
+    central.writeUInt32LE(e.declared, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, e.data);
+    centrals.push(central, name);
+    offset += local.length + name.length + e.data.length;
+  }
+  const central = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(central.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, central, end]);
+}
 
 export const uploadCases: AttackCase[] = [
   ...WRONG_CONTENT.map(
@@ -160,6 +219,63 @@ export const uploadCases: AttackCase[] = [
       expect(reply.status === 200, `download answered ${reply.status}`);
       expect(!/evil=1/.test(reply.headers['set-cookie'] ?? ''), 'a cookie was injected');
       expect(/attachment/i.test(reply.headers['content-disposition'] ?? ''), 'not sent as an attachment');
+    },
+  },
+  {
+    area: 'uploads',
+    name: 'a .docx whose entry inflates past its declared size is answered and the gateway stays up',
+    async run(t) {
+      const files: UploadFile[] = [
+        { field: 'evidence', name: 'bukti.png', type: 'image/png', bytes: tinyPng() },
+        { field: 'attachments', name: 'rusak.docx', type: 'application/octet-stream', bytes: lyingDocx() },
+      ];
+      const reply = await fileReport(t, { files }).catch(
+        (error: { code?: string }) => ({ status: error.code ?? 'transport error' }) as never as Reply,
+      );
+      expect(typeof reply.status === 'number' && reply.status < 500, `answered ${reply.status}`);
+      const health = await t.send({ path: '/healthz' }).catch(() => null);
+      expect(health?.status === 200, 'the gateway is down');
+    },
+  },
+  {
+    area: 'uploads',
+    name: "an earlier revision's Info in a compressed object stream is scrubbed from a PDF",
+    async run(t) {
+      const pdf = incrementalPdfWithHiddenInfo();
+      expect(pdfText(pdf).includes(OLD_AUTHOR), 'the test file does not hold the old author');
+      const number = caseNumberOf(
+        await fileReport(t, {
+          files: [
+            { field: 'evidence', name: 'bukti.png', type: 'image/png', bytes: tinyPng() },
+            { field: 'attachments', name: 'dokumen.pdf', type: 'application/pdf', bytes: pdf },
+          ],
+        }),
+      );
+      const id = await caseIdOf(t, number);
+      const detail = json<{ attachments: { id: number; name: string }[] }>(
+        await t.send({ path: `/api/v1/cases/${id}`, as: 'admin.kahuripan' }),
+      );
+      const stored = detail.attachments.find((a) => a.name === 'dokumen.pdf');
+      expect(stored, 'the PDF was not stored');
+      const download = await request(new URL(`/api/v1/cases/${id}/attachments/${stored.id}`, t.baseUrl), {
+        headers: { cookie: t.sessions.get('admin.kahuripan') ?? '' },
+      });
+      const bytes = Buffer.from(await download.body.arrayBuffer());
+      expect(download.statusCode === 200, `download answered ${download.statusCode}`);
+      expect(!pdfText(bytes).includes(OLD_AUTHOR), 'the old author is still in the stored PDF');
+    },
+  },
+  {
+    area: 'uploads',
+    name: 'a file of 10 MB + 1 byte is refused 413 with the size message',
+    async run(t) {
+      const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0);
+      tinyPng().copy(big);
+      const reply = await fileReport(t, {
+        files: [{ field: 'evidence', name: 'besar.png', type: 'image/png', bytes: big }],
+      });
+      expect(reply.status === 413, `answered ${reply.status}`);
+      expect(/melebihi 10 MB/.test(reply.text), `message: ${reply.text.slice(0, 160)}`);
     },
   },
 ];

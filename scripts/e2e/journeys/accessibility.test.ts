@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../browser.ts';
+import { seriousA11yViolations } from '../../support/browser.ts';
 import { PHONE, signIn, trackCase, useJourney } from './support.ts';
 import { fillCommunication, fillIdentityAnonymous, fillReport, next, waitForStep } from './wizard.ts';
 

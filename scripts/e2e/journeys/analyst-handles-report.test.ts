@@ -9,15 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makePdf, makePng, makeZip, readPdf, rgbOf } from './files.ts';
-import {
-  fileGuestReport,
-  STEP_TIMEOUT_MS,
-  signIn,
-  snackbar,
-  type UploadFile,
-  useJourney,
-} from './support.ts';
+import { type FilePayload, makePdf, makePng, makeZip, readPdf, rgbOf } from '../../support/files.ts';
+import { fileGuestReport, STEP_TIMEOUT_MS, signIn, snackbar, useJourney } from './support.ts';
 
 const journey = useJourney('analyst-handles-report');
 
@@ -41,7 +34,7 @@ beforeAll(async () => {
 });
 
 /** Clicks an attachment's Unduh button and returns the file the browser saved. */
-async function downloadAttachment(page: Page, file: UploadFile): Promise<{ name: string; bytes: Buffer }> {
+async function downloadAttachment(page: Page, file: FilePayload): Promise<{ name: string; bytes: Buffer }> {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page
@@ -101,7 +94,7 @@ describe('an analyst handles a new report', () => {
     const archive = await downloadAttachment(page, ARCHIVE);
     expect(archive.name).toBe(ARCHIVE.name);
     expect(archive.bytes.equals(ARCHIVE.buffer), 'downloaded zip equals the uploaded one').toBe(true);
-    // Pictures and PDFs are re-written by the gateway to strip identifying metadata (docs/decisions.md):
+    // Pictures and PDFs are re-written by the gateway to strip identifying metadata (docs/product/reporting.md#metadata-scrubbing):
     // the same picture and the same text come back.
     const photo = await downloadAttachment(page, PHOTO);
     expect(photo.name).toBe(PHOTO.name);

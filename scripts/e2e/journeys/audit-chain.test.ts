@@ -1,11 +1,11 @@
 /**
- * Journey (issue 12): a company admin signs in and opens a case; their actions are in the store's
+ * Journey: a company admin signs in and opens a case; their actions are in the store's
  * hash-chained audit trail, which `pnpm audit:verify`'s check finds intact — and, after one record is
  * altered in the database behind the gateway's back, names that record; restored, intact again.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { runAuditVerify } from '../../../gateway/src/audit/verify.ts';
-import { queryTestDatabase } from '../../../gateway/src/store/test-databases.ts';
+import { queryTestDatabase } from '../../../gateway/src/test/databases.ts';
 import { apiGet, apiSignIn, signIn, useJourney } from './support.ts';
 
 const journey = useJourney('audit-chain');

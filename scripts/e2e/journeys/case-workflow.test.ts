@@ -1,5 +1,5 @@
 /**
- * Journey: the case workflow, walked in the browser from Baru to the final status (issue 7 §1, §6).
+ * Journey: the case workflow, walked in the browser from Baru to the final status.
  * One guest report per handler kind — a company admin (type 2, `admin.kahuripan`) and a partner user
  * (type 3, `holding`, choosing the company) — is moved through every stage of the legacy's status
  * table with Buat Catatan Aktivitas. At each stage the log form must offer exactly the choices of
@@ -20,7 +20,7 @@ import {
   requiresCaseLine,
   type StatusLike,
 } from '../../../shared/src/status.ts';
-import { makePdf } from './files.ts';
+import { makePdf } from '../../support/files.ts';
 import {
   apiGet,
   apiSignIn,

@@ -1,5 +1,5 @@
 /**
- * A prerendered page shows its buttons before the app's code has even been asked for (decision 152):
+ * A prerendered page shows its buttons before the app's code has even been asked for (docs/adr/0040-prerendered-public-pages.md):
  * a tap in that time is held from the first paint and carried out once the app handles the page,
  * never lost (src/earlyTaps.ts and the start script of web/vite.config.ts).
  */

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { makePdf, makePng, readPdf } from './files.ts';
+import { makePdf, makePng, readPdf } from '../../support/files.ts';
 import { PHONE, snackbar, useJourney } from './support.ts';
 import {
   fillCommunication,

@@ -1,11 +1,11 @@
 /**
- * Journey (issue 12, handling clocks): the report legacy-sim seeds as filed 8 days ago and never
+ * Journey (handling clocks): the report legacy-sim seeds as filed 8 days ago and never
  * touched (WBS-10000004) is overdue for its handler: in the dashboard's tile, in the case list filtered
  * to overdue reports, in its detail. Its reporter, tracking it, sees the promised date. The group
  * administrator gives a company its own deadlines on Tenggat Penanganan.
  */
 import { describe, expect, it } from 'vitest';
-import { makePdf } from './files.ts';
+import { makePdf } from '../../support/files.ts';
 import { jakartaDay, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport } from './wizard.ts';
 

@@ -1,11 +1,11 @@
 /**
- * Journey (issue 12): a guest files a report and downloads Unduh Nomor Pengaduan; the PDF carries a
+ * Journey: a guest files a report and downloads Unduh Nomor Pengaduan; the PDF carries a
  * signed receipt. On the public Verifikasi Tanda Terima page (from the landing page) the PDF verifies
  * with its number and time; the same code with one changed digit does not.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { makePdf } from './files.ts';
+import { makePdf } from '../../support/files.ts';
 import { useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport, shownCaseNumber } from './wizard.ts';
 

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { addDays, wibToday } from '../../../shared/src/handling-clock.ts';
-import { guestReportFields } from '../../fault/http.ts';
-import { launchChromium } from '../browser.ts';
+import { launchChromium } from '../../support/browser.ts';
+import type { FilePayload } from '../../support/files.ts';
+import { guestReportFields } from '../../support/report-form.ts';
 
 /** The gateway serving the built web app, e.g. http://localhost:41234 (no trailing slash). */
 export const baseUrl = inject('baseUrl').replace(/\/$/, '');
@@ -270,16 +271,14 @@ export async function findCase(session: ApiSession, caseNumber: string): Promise
   return found;
 }
 
-export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
-
 /**
  * Files an anonymous guest report through POST /api/v1/cases (multipart, as the wizard sends it)
  * and returns its number. Used where the report is the starting point, not the subject.
  */
 export async function fileGuestReport(input: {
   password: string;
-  evidence: UploadFile;
-  attachments?: UploadFile[];
+  evidence: FilePayload;
+  attachments?: FilePayload[];
   what?: string;
 }): Promise<string> {
   const form = new FormData();
@@ -296,7 +295,7 @@ export async function fileGuestReport(input: {
     email: 'pelapor.e2e@example.com',
   };
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const blob = (f: UploadFile) => new Blob([new Uint8Array(f.buffer)], { type: f.mimeType });
+  const blob = (f: FilePayload) => new Blob([new Uint8Array(f.buffer)], { type: f.mimeType });
   form.append('evidence', blob(input.evidence), input.evidence.name);
   for (const f of input.attachments ?? []) form.append('attachments', blob(f), f.name);
   const reply = await fetch(`${baseUrl}/api/v1/cases`, {

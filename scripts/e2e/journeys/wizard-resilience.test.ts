@@ -1,5 +1,5 @@
 /**
- * Journey: the reporter never loses a report (issue 7 §4, issue 8 §6). In a real browser:
+ * Journey: the reporter never loses a report. In a real browser:
  * - a dropped connection at submit: offline, nothing typed is lost; a reply lost on the way back is
  *   retried with the same Idempotency-Key and files the report once;
  * - a chunk that fails to load: a transient failure is retried unseen; a lasting one shows a message
@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { makeBrokenPng, makePdf } from './files.ts';
+import { makeBrokenPng, makePdf } from '../../support/files.ts';
 import { PHONE, snackbar, trackCase, useJourney } from './support.ts';
 import {
   fillCasePassword,

@@ -5,8 +5,10 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { call, sleep } from '../../support/http.ts';
+import { legacyCases } from '../../support/legacy-sim.ts';
+import { guestReportFields, multipartBytes, storedZip } from '../../support/report-form.ts';
 import type { FaultContext } from '../context.ts';
-import { call, guestReportFields, legacyCases, multipartBytes, sleep, storedZip } from '../http.ts';
 
 const FILE_BYTES = 6 * 1024 * 1024;
 

@@ -5,8 +5,9 @@
  */
 import { Agent } from 'undici';
 import { wibToday } from '../../../shared/src/handling-clock.ts';
+import { call, percentile, signIn, sleep } from '../../support/http.ts';
+import { setKnobs } from '../../support/legacy-sim.ts';
 import type { FaultContext } from '../context.ts';
-import { call, percentile, setKnobs, signIn, sleep } from '../http.ts';
 import { Load } from '../load.ts';
 
 /** The legacy timeout of the gateway during this scenario. */
@@ -25,8 +26,8 @@ export async function legacyFaults(ctx: FaultContext): Promise<void> {
   const area = 'legacy-faults';
   // A short legacy timeout keeps the slow phase short; the other scenarios keep the default 10 s.
   await ctx.system.stopGateway('SIGTERM');
-  // Reference lists are cached briefly (decision #115); without the cache every request of this load
-  // reaches the legacy, which is what this scenario is about.
+  // Reference lists are cached briefly (docs/adr/0027-reference-list-cache.md); without the cache
+  // every request of this load reaches the legacy, which is what this scenario is about.
   await ctx.system.restartGateway({
     LEGACY_TIMEOUT_MS: String(SUITE_LEGACY_TIMEOUT_MS),
     REFERENCE_CACHE_SECONDS: '0',

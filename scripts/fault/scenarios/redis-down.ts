@@ -4,8 +4,9 @@
  * request fails; when Redis is back the gateway writes to it again.
  */
 import { Agent } from 'undici';
+import { call, sleep } from '../../support/http.ts';
+import { guestReportFields, reportForm, tinyPng } from '../../support/report-form.ts';
 import type { FaultContext } from '../context.ts';
-import { call, guestReportFields, reportForm, sleep, tinyPng } from '../http.ts';
 import { Load } from '../load.ts';
 
 export async function redisDown(ctx: FaultContext): Promise<void> {

@@ -5,8 +5,9 @@
  */
 import { Agent } from 'undici';
 import { wibToday } from '../../../shared/src/handling-clock.ts';
+import { call, type Reply, signIn, sleep } from '../../support/http.ts';
+import { setKnobs } from '../../support/legacy-sim.ts';
 import type { FaultContext } from '../context.ts';
-import { call, type Reply, setKnobs, signIn, sleep } from '../http.ts';
 
 const IN_FLIGHT = 50;
 const LEGACY_LATENCY_MS = 1500;

@@ -5,19 +5,16 @@
  * must be exactly one case per report.
  */
 import { Agent } from 'undici';
-import type { FaultContext } from '../context.ts';
+import { call, percentile, type Reply, sleep } from '../../support/http.ts';
+import { legacyCases } from '../../support/legacy-sim.ts';
 import {
-  call,
   guestReportFields,
-  legacyCases,
-  percentile,
-  type Reply,
   reportForm,
-  sleep,
   tinyPdf,
   tinyPng,
   type UploadFile,
-} from '../http.ts';
+} from '../../support/report-form.ts';
+import type { FaultContext } from '../context.ts';
 
 const REPORTS = 200;
 const MAX_ATTEMPTS = 30;

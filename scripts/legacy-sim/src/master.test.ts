@@ -43,7 +43,7 @@ describe('reference data', () => {
     expect(statuses.map((s: { caseStatusOrder: number }) => s.caseStatusOrder)).toEqual([
       1, 2, 3, 3.2, 4, 5, 6, 7, 8, 9, 10, 11,
     ]);
-    // Spec §4's rule walks this table forward (docs/decisions.md #29): Baru is id 1, the first handling
+    // Spec §4's rule walks this table forward (docs/product/handling.md#case-workflow): Baru is id 1, the first handling
     // step (where the line is chosen) id 11 at order 2, every later step above 11, Ditolak at 3.2.
     expect(statuses.map((s: { caseStatusId: number }) => s.caseStatusId)).toEqual([
       1, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,

@@ -149,7 +149,7 @@ export type Counters = Record<
 >;
 
 /**
- * Shape version of a persisted store. 2: the status table of docs/decisions.md #29 (handling steps
+ * Shape version of a persisted store. 2: the status table of docs/product/handling.md#case-workflow (handling steps
  * have ids 11–21); a store of an earlier version holds the old ids and is reseeded.
  */
 export const STORE_VERSION = 2;

@@ -2,7 +2,7 @@
 import type * as v from 'valibot';
 import { dashboardRangeQuery } from './dashboard.ts';
 
-/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`: WIB days, both inclusive (the dashboard's range rules). */
+/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`: WIB days, both inclusive (the API's one date rule, ./dates.ts). */
 export const auditTrailExportQuery = dashboardRangeQuery;
 export type AuditTrailExportQuery = v.InferOutput<typeof auditTrailExportQuery>;
 

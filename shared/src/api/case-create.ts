@@ -20,6 +20,7 @@ import {
   wizardStep3Schema,
 } from '../forms.ts';
 import { FIELD_MESSAGES as M, PROBLEM_MESSAGES } from '../messages.ts';
+import { receiptTime } from './common.ts';
 
 /** File parts of each upload: the form field and how many files it may carry. */
 export const CASE_CREATE_FILES = {
@@ -288,14 +289,14 @@ export const caseLogMultipartDoc = v.object({
 });
 
 /**
- * A signed filing receipt (issue 12): `code` is what the PDF carries as QR code and text; the claims
+ * A signed filing receipt (docs/adr/0033-signed-filing-receipts.md): `code` is what the PDF carries as QR code and text; the claims
  * beside it are inside the code too (see gateway/src/receipts/receipt.ts, docs/receipts.md).
  */
 export const receiptSchema = v.object({
   code: v.string(),
   keyId: v.string(),
   caseNumber: v.string(),
-  filedAt: v.string(),
+  filedAt: receiptTime,
   digest: v.string(),
 });
 export type Receipt = v.InferOutput<typeof receiptSchema>;

@@ -4,10 +4,11 @@
  * masked by the gateway) and the tracking request.
  */
 import * as v from 'valibot';
-import { isValidIsoDate } from '../dates.ts';
+import { isSupportedIsoDate } from '../dates.ts';
 import { ACK_DAYS_RANGE, FEEDBACK_MONTHS_RANGE } from '../handling-clock.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
-import { idString, nullableNumber, nullableString, pageOf } from './common.ts';
+import { idString, nullableNumber, nullableString, pageOf, wibDateTime } from './common.ts';
+import { periodEntries, periodOrdered } from './dates.ts';
 import { caseStatusSchema } from './reference.ts';
 
 /**
@@ -19,23 +20,9 @@ export function latestIndonesianToday(now: number = Date.now()): string {
   return new Date(now + 9 * 3600_000).toISOString().slice(0, 10);
 }
 
-const isoDate = (requiredMessage: string) =>
-  v.optional(
-    v.pipe(
-      v.string(requiredMessage),
-      v.trim(),
-      v.nonEmpty(requiredMessage),
-      v.check(isValidIsoDate, M.dateInvalid),
-    ),
-    '',
-  );
-
-/** from ≤ to (an unreadable date is reported by its own field). */
-const fromNotAfterTo = (input: { from: string; to: string }) =>
-  !isValidIsoDate(input.from) || !isValidIsoDate(input.to) || input.from <= input.to;
 /** Spec §9: the case-list date filter cannot be later than today. */
 const toNotAfterToday = (input: { to: string }) =>
-  !isValidIsoDate(input.to) || input.to <= latestIndonesianToday();
+  !isSupportedIsoDate(input.to) || input.to <= latestIndonesianToday();
 
 const numberFilter = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(50, M.caseNumberInvalid)));
 
@@ -68,8 +55,7 @@ const pageNumber = (max: number) =>
  * company users.
  */
 const caseFilterEntries = {
-  from: isoDate(M.dateFromRequired),
-  to: isoDate(M.dateToRequired),
+  ...periodEntries,
   number: numberFilter,
   categoryId: optionalId,
   caseLineId: optionalId,
@@ -92,7 +78,7 @@ export const caseSearchRequest = v.pipe(
     /** Only reports whose running handling step is past its deadline (the gateway pages them itself). */
     overdue: v.optional(v.boolean()),
   }),
-  v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['from'], ['to']], periodOrdered, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
 );
 export type CaseSearchRequest = v.InferOutput<typeof caseSearchRequest>;
@@ -100,7 +86,7 @@ export type CaseSearchRequest = v.InferOutput<typeof caseSearchRequest>;
 /** POST /cases/export body: the list filters without paging. */
 export const caseExportRequest = v.pipe(
   v.object(caseFilterEntries),
-  v.forward(v.partialCheck([['from'], ['to']], fromNotAfterTo, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['from'], ['to']], periodOrdered, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),
 );
 export type CaseExportRequest = v.InferOutput<typeof caseExportRequest>;
@@ -110,7 +96,7 @@ const clockSchema = v.object({
   /** YYYY-MM-DD (WIB): the last day the step is on time. */
   dueDate: v.string(),
   /** WIB wall time of the status change or message that completed the step. */
-  doneAt: nullableString,
+  doneAt: v.nullable(wibDateTime),
   state: clockState,
 });
 
@@ -158,11 +144,11 @@ export const handlingDeadlinesReply = v.object({
 });
 export type HandlingDeadlinesReply = v.InferOutput<typeof handlingDeadlinesReply>;
 
-/** One row of the case list. Dates are WIB wall time without a zone, as the legacy writes them. */
+/** One row of the case list. */
 export const caseListItemSchema = v.object({
   id: v.number(),
   number: v.string(),
-  createdAt: v.string(),
+  createdAt: wibDateTime,
   companyId: v.number(),
   companyName: nullableString,
   categoryId: nullableNumber,
@@ -173,7 +159,17 @@ export const caseListItemSchema = v.object({
   handling: v.nullable(handlingClockSchema),
 });
 export type CaseListItem = v.InferOutput<typeof caseListItemSchema>;
-export const caseListReply = pageOf(caseListItemSchema);
+/**
+ * A row of the case list: the case, and for handlers (types 2-5) how many messages from the reporter
+ * no handler has read yet (null for other readers). Carried by the list itself, so the marks follow
+ * exactly the list's scope.
+ */
+export const caseListRowSchema = v.object({
+  ...caseListItemSchema.entries,
+  unreadFromReporter: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+export type CaseListRow = v.InferOutput<typeof caseListRowSchema>;
+export const caseListReply = pageOf(caseListRowSchema);
 export type CaseListReply = v.InferOutput<typeof caseListReply>;
 
 export const caseAttachmentParams = v.object({ id: idString, attachmentId: idString });
@@ -231,7 +227,7 @@ export type CaseReport = v.InferOutput<typeof caseReportSchema>;
  */
 export const caseLogEntrySchema = v.object({
   id: v.number(),
-  createdAt: v.string(),
+  createdAt: wibDateTime,
   statusName: nullableString,
   message: v.string(),
   noteHidden: v.boolean(),
@@ -266,7 +262,7 @@ export const caseDetailSchema = v.object({
 export type CaseDetail = v.InferOutput<typeof caseDetailSchema>;
 
 /**
- * POST /tracking: the complaint number and the case password, both required (docs/decisions.md #8).
+ * POST /tracking: the complaint number and the case password, both required (docs/product/following-a-report.md#tracking).
  * Only in a POST body, never in a URL.
  */
 export const trackingRequest = v.object({

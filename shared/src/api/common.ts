@@ -21,6 +21,29 @@ export const optionalIdQuery = v.optional(idString);
 export const nullableNumber = v.nullable(v.number());
 export const nullableString = v.nullable(v.string());
 
+/**
+ * The one convention for an instant in a reply (docs/api-contract.md, "Timestamps"): WIB wall time,
+ * `YYYY-MM-DDTHH:mm:ss`, no offset and no fraction — how the legacy writes its own dates and how the
+ * product shows every time (WIB is UTC+7, without daylight saving, so appending `+07:00` gives the
+ * moment). Days are `YYYY-MM-DD` (WIB).
+ */
+export const wibDateTime = v.pipe(
+  v.string(),
+  v.description(
+    'WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. ' +
+      'A legacy date the gateway cannot read is passed on as the legacy wrote it.',
+  ),
+);
+
+/** A receipt's filing time: the signed claim `t`, repeated as the code holds it (docs/receipts.md). */
+export const receiptTime = v.pipe(
+  v.string(),
+  v.description(
+    'The signed claim t of the receipt code, byte for byte: UTC ISO 8601 (2026-11-23T05:00:00.000Z). ' +
+      'The one timestamp outside the WIB wall-time convention, so it can be compared with the code.',
+  ),
+);
+
 /** `{ id, name }`: every option list and most reference data. */
 export const optionSchema = v.object({ id: v.number(), name: v.string() });
 export type Option = v.InferOutput<typeof optionSchema>;

@@ -4,42 +4,24 @@
  * partner, or ask for the per-company overview of the whole partner.
  */
 import * as v from 'valibot';
-import { isValidIsoDate } from '../dates.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { optionalIdQuery } from './common.ts';
+import { periodEntries, periodOrdered } from './dates.ts';
 
-// A missing key is validated as '', so it gets the field's own "wajib diisi" message.
-const isoDay = (requiredMessage: string) =>
-  v.optional(
-    v.pipe(
-      v.string(requiredMessage),
-      v.nonEmpty(requiredMessage),
-      v.regex(/^\d{4}-\d{2}-\d{2}$/, M.dateInvalid),
-      v.check(isValidIsoDate, M.dateInvalid),
-    ),
-    '',
-  );
-
-const rangeEntries = { from: isoDay(M.dateFromRequired), to: isoDay(M.dateToRequired) };
-
-const rangeQuery = v.object(rangeEntries);
-const summaryQuery = v.object({ ...rangeEntries, companyId: optionalIdQuery });
-
-// ISO days compare correctly as text; a malformed day already has its own message.
-const ordered = (input: { from: string; to: string }) =>
-  !isValidIsoDate(input.from) || !isValidIsoDate(input.to) || input.from <= input.to;
+const rangeQuery = v.object(periodEntries);
+const summaryQuery = v.object({ ...periodEntries, companyId: optionalIdQuery });
 
 /** `?from=YYYY-MM-DD&to=YYYY-MM-DD`, both days inclusive. */
 export const dashboardRangeQuery = v.pipe(
   rangeQuery,
-  v.forward(v.partialCheck([['from'], ['to']], ordered, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['from'], ['to']], periodOrdered, M.dateRangeInvalid), ['from']),
 );
 export type DashboardRangeQuery = v.InferOutput<typeof dashboardRangeQuery>;
 
 /** The range plus `companyId`: required for partner users; company users may only name their own. */
 export const dashboardSummaryQuery = v.pipe(
   summaryQuery,
-  v.forward(v.partialCheck([['from'], ['to']], ordered, M.dateRangeInvalid), ['from']),
+  v.forward(v.partialCheck([['from'], ['to']], periodOrdered, M.dateRangeInvalid), ['from']),
 );
 export type DashboardSummaryQuery = v.InferOutput<typeof dashboardSummaryQuery>;
 

@@ -1,13 +1,13 @@
 /**
  * Pesan (messages between the case handlers and the reporter) and the reporter's identity-access
- * history, `/api/v1/cases/{id}/messages`, `/cases/message-marks`, `/cases/{id}/identity-access`
+ * history, `/api/v1/cases/{id}/messages`, `/cases/{id}/identity-access`
  * and the tracker's `/tracking/conversation`, `/tracking/messages`, `/tracking/identity-access`
  * (complaint number and password in the POST body, never in a URL).
  */
 import * as v from 'valibot';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { trackingRequest } from './cases.ts';
-import { nullableString, optionalIdQuery } from './common.ts';
+import { nullableString, wibDateTime } from './common.ts';
 
 export const MESSAGE_MAX_LENGTH = 4000;
 /** At most this many case ids per unread-marks request (one page of the case list). */
@@ -40,7 +40,7 @@ export const messageSchema = v.object({
   /** The handler's user type name (staff only; null for the reporter's view and reporter messages). */
   authorRole: nullableString,
   text: v.string(),
-  createdAt: v.string(),
+  createdAt: wibDateTime,
   /** Unread by this reader's side: reporter messages no handler has read, or replies new to the reporter. */
   isNew: v.boolean(),
 });
@@ -54,25 +54,8 @@ export type ConversationReply = v.InferOutput<typeof conversationReply>;
 export const postMessageReply = v.object({ ...conversationReply.entries, postedId: v.number() });
 export type PostMessageReply = v.InferOutput<typeof postMessageReply>;
 
-/** `?companyId=&caseIds=1,2,3`: the unread marks of one page of the staff case list. */
-export const messageMarksQuery = v.object({
-  companyId: optionalIdQuery,
-  caseIds: v.pipe(
-    v.string(M.caseIdsInvalid),
-    v.regex(/^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,99}$/, M.caseIdsInvalid),
-    v.transform((value) => [...new Set(value.split(',').map(Number))]),
-  ),
-});
-export type MessageMarksQuery = v.InferOutput<typeof messageMarksQuery>;
-
-export const messageMarksReply = v.object({
-  /** Only cases with something unread are listed. */
-  items: v.array(v.object({ caseId: v.number(), unreadFromReporter: v.number() })),
-});
-export type MessageMarksReply = v.InferOutput<typeof messageMarksReply>;
-
 export const identityAccessEntry = v.object({
-  accessedAt: v.string(),
+  accessedAt: wibDateTime,
   /** The reader's role (user type name), never a name. */
   role: v.string(),
   kind: v.picklist(['case-read', 'contact-reveal']),

@@ -27,7 +27,7 @@ export const partnerOptionsReply = itemsOf(optionSchema);
 
 /**
  * Reply of creating an organisation or a staff member: the legacy creates a sign-in account with a
- * random initial password and returns it once; it is shown once to the administrator (decision 46).
+ * random initial password and returns it once; it is shown once to the administrator (docs/product/roles-and-screens.md#master-data).
  */
 export const createdAccountReply = v.object({
   /** The new record's id (its URL is in `Location`); null when the legacy did not return one. */

@@ -1,5 +1,6 @@
 /** /api/v1/receipts: the published receipt keys and the public check of a receipt code. */
 import * as v from 'valibot';
+import { receiptTime } from './common.ts';
 
 export const receiptVerifyRequest = v.object({
   code: v.pipe(
@@ -15,7 +16,7 @@ export type ReceiptVerifyRequest = v.InferOutput<typeof receiptVerifyRequest>;
 export const receiptVerifyReply = v.object({
   valid: v.boolean(),
   caseNumber: v.nullable(v.string()),
-  filedAt: v.nullable(v.string()),
+  filedAt: v.nullable(receiptTime),
   keyId: v.nullable(v.string()),
   digest: v.nullable(v.string()),
 });

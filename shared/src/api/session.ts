@@ -5,7 +5,7 @@ import { nullableNumber, nullableString } from './common.ts';
 
 /**
  * `deviceToken`: what the last successful sign-in in this browser answered (kept in local storage).
- * It exempts the browser from the slowing a username under attack gets (docs/decisions.md).
+ * It exempts the browser from the slowing a username under attack gets (docs/adr/0008-sign-in-limits-and-device-token.md).
  */
 export const loginRequest = v.object({
   ...loginSchema.entries,

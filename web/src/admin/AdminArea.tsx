@@ -5,8 +5,8 @@ import { subjectOf } from '../api/types.ts';
 import { DashboardPage } from '../dashboard/DashboardPage.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
-import { CaseListPage } from './CaseListPage.tsx';
 import { CategoryPage } from './CategoryPage.tsx';
+import { CaseListPage } from './cases/CaseListPage.tsx';
 import { HandlingDeadlinesPage } from './HandlingDeadlinesPage.tsx';
 import { CompanyPage, PartnerPage } from './OrganisationPages.tsx';
 import { ProfilePage } from './ProfilePage.tsx';
@@ -46,7 +46,7 @@ export default function AdminArea() {
         <Route path="/dashboard">
           <DashboardPage user={user} />
         </Route>
-        {/* The spec does not show the maps screen: it shows the dashboard (docs/decisions.md #10). */}
+        {/* The spec does not show the maps screen: it shows the dashboard (docs/product/roles-and-screens.md#screens). */}
         <Route path="/maps">
           <Redirect to="~/admin/dashboard" replace />
         </Route>

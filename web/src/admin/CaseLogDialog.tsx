@@ -8,13 +8,14 @@ import {
   nextStatusChoices,
   presetLogStatus,
   requiresCaseLine,
+  STATUS_NEW_ID,
   USER_TYPES,
+  type UserTypeId,
 } from '@wbs/shared';
-import type { CaseStatusRow } from '@wbs/shared/api/reference';
 import { type ChangeEvent, useState } from 'react';
-import useSWR from 'swr';
-import { ApiError, upload } from '../api/client.ts';
-import type { Items, Option, User } from '../api/types.ts';
+import { ApiError, read, upload } from '../api/client.ts';
+import type { User } from '../api/types.ts';
+import { useApi } from '../api/useApi.ts';
 import { ACCEPT_ATTRIBUTE, fileProblem, formatBytes } from '../case/attachments.ts';
 import type { CaseDetail } from '../case/detail.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
@@ -24,6 +25,14 @@ import { SelectInput } from '../ui/SelectInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { validate } from '../ui/validate.ts';
 
+/** The types that handle cases (the company's and the partner's admins and staff). */
+const HANDLER_TYPES: readonly UserTypeId[] = [
+  USER_TYPES.COMPANY_ADMIN,
+  USER_TYPES.PARTNER,
+  USER_TYPES.COMPANY_STAFF,
+  USER_TYPES.PARTNER_STAFF,
+];
+
 /**
  * Buat Catatan Aktivitas: status, line (when routing), note and one attachment. The choices follow
  * the legacy's status table (shared/src/status.ts); the gateway enforces the same rules, and its field
@@ -31,12 +40,11 @@ import { validate } from '../ui/validate.ts';
  */
 export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: (saved: boolean) => void }) {
   const { detail, user } = props;
-  const currentStatusId = detail.status?.id ?? 1;
+  // A case without a status is a new one (as the gateway's handling clocks read it).
+  const currentStatusId = detail.status?.id ?? STATUS_NEW_ID;
   const needsLine = requiresCaseLine(currentStatusId);
-  const statuses = useSWR<Items<CaseStatusRow>>(
-    user.userTypeId >= 2 && user.userTypeId <= 5 ? '/case-statuses' : null,
-  );
-  const lines = useSWR<Items<Option>>('/case-lines');
+  const statuses = useApi(HANDLER_TYPES.includes(user.userTypeId) ? read('/api/v1/case-statuses') : null);
+  const lines = useApi(read('/api/v1/case-lines'));
   const choices = nextStatusChoices(statuses.data?.items ?? [], currentStatusId);
   const current = statuses.data?.items.find((s) => s.id === currentStatusId);
   const final = current !== undefined && isFinalStatus(current);
@@ -85,7 +93,8 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
     setBusy(true);
     loading.show();
     try {
-      const reply = await upload<{ message?: string }>(`/cases/${detail.id}/logs`, form, {
+      const reply = await upload('/api/v1/cases/{id}/logs', form, {
+        params: { path: { id: String(detail.id) } },
         onProgress: (f) => loading.progress(file ? f : null),
       });
       if (reply?.message) notify.success(reply.message);

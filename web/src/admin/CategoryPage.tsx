@@ -1,7 +1,7 @@
 import { Stack } from '@chakra-ui/react';
 import { caseCategorySchema, FIELD_MESSAGES } from '@wbs/shared';
-import useSWR from 'swr';
-import type { CaseCategory, Items, Option } from '../api/types.ts';
+import { type ApiBody, type ApiReply, api, read, withId } from '../api/client.ts';
+import { useApi } from '../api/useApi.ts';
 import { validate } from '../ui/validate.ts';
 import {
   MasterFormFrame,
@@ -13,10 +13,21 @@ import {
 import { MasterScreen } from './master/MasterScreen.tsx';
 import type { MasterScreenSpec } from './master/types.ts';
 
-const CATEGORIES: MasterScreenSpec<CaseCategory> = {
+type CaseCategory = ApiReply<'get', '/api/v1/case-categories'>['items'][number];
+type CaseCategoryBody = ApiBody<'post', '/api/v1/case-categories'>;
+
+const CATEGORIES: MasterScreenSpec<CaseCategory, CaseCategoryBody> = {
   title: 'Kategori Laporan',
   addLabel: 'Tambah Kategori',
-  path: '/case-categories',
+  api: {
+    path: '/api/v1/case-categories',
+    list: () => read('/api/v1/case-categories'),
+    // No detail: the category list carries every field; the legacy has no category detail call.
+    save: (body, id) =>
+      id === undefined
+        ? api.POST('/api/v1/case-categories', { body })
+        : api.PUT('/api/v1/case-categories/{id}', { ...withId(id), body }),
+  },
   paged: false,
   columns: [
     { header: 'Grup Kategori', cell: (c) => c.groupName ?? '' },
@@ -37,15 +48,13 @@ export function CategoryPage() {
 
 type Values = { name: string; groupId: number };
 
-function CategoryForm(props: MasterFormProps<CaseCategory>) {
-  const groups = useSWR<Items<Option>>('/case-category-groups');
+function CategoryForm(props: MasterFormProps<CaseCategory, CaseCategoryBody>) {
+  const groups = useApi(read('/api/v1/case-category-groups'));
   const groupOptions = groups.data?.items ?? [];
   const hasGroups = groupOptions.length > 0;
   const { form, load } = useMasterForm(props, {
     empty: { name: '', groupId: 0 },
     toValues: (c): Values => ({ name: c.name ?? '', groupId: c.groupId ?? 0 }),
-    // The category list carries every field; the legacy has no category detail call.
-    detail: false,
     validate: (values) => {
       const result = validate(caseCategorySchema, { ...values, groupId: hasGroups ? values.groupId : 0 });
       // A group must be chosen only where the company has groups.

@@ -1,21 +1,23 @@
 /**
- * Tenggat Penanganan (issue 12): each company's acknowledgement and feedback deadlines. The group
+ * Tenggat Penanganan: each company's acknowledgement and feedback deadlines. The group
  * administrator (type 1) gives a company its own or returns it to the group default; company admins and
  * partners read theirs. A change applies to reports seen from then on (a promised date never moves).
  */
 import { Box, Button, Flex, Heading, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { can, UI_MESSAGES } from '@wbs/shared';
-import type { HandlingDeadlinesReply } from '@wbs/shared/api/cases';
 import { ACK_DAYS_RANGE, FEEDBACK_MONTHS_RANGE } from '@wbs/shared/handling-clock';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { api } from '../api/client.ts';
+import { type ApiReply, api, read } from '../api/client.ts';
 import { subjectOf, type User } from '../api/types.ts';
+import { useApi } from '../api/useApi.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { useFormErrors } from '../ui/useFormErrors.ts';
 
-type Row = HandlingDeadlinesReply['companies'][number];
+type Row = ApiReply<'get', '/api/v1/handling-deadlines'>['companies'][number];
+
+/** The path parameter naming the row's company. */
+const companyOf = (row: Row) => ({ params: { path: { id: String(row.companyId) } } });
 
 export const DEADLINE_TEXTS = {
   title: 'Tenggat Penanganan',
@@ -44,8 +46,8 @@ function EditRow(props: { row: Row; onDone: (saved: boolean) => void }) {
   const save = async () => {
     setBusy(true);
     try {
-      const reply = await api<{ message: string }>(`/handling-deadlines/${props.row.companyId}`, {
-        method: 'PUT',
+      const reply = await api.PUT('/api/v1/handling-deadlines/{id}', {
+        ...companyOf(props.row),
         body: { ackDays: Number(ackDays), feedbackMonths: Number(feedbackMonths) },
       });
       notify.success(reply.message);
@@ -108,14 +110,12 @@ function EditRow(props: { row: Row; onDone: (saved: boolean) => void }) {
 }
 
 export function HandlingDeadlinesPage({ user }: { user: User }) {
-  const { data, error, isLoading, mutate } = useSWR<HandlingDeadlinesReply>('/handling-deadlines');
+  const { data, error, isLoading, mutate } = useApi(read('/api/v1/handling-deadlines'));
   const [editing, setEditing] = useState<number | null>(null);
   const manage = can(subjectOf(user), 'handling-deadlines:manage');
   const reset = async (row: Row) => {
     try {
-      const reply = await api<{ message: string }>(`/handling-deadlines/${row.companyId}`, {
-        method: 'DELETE',
-      });
+      const reply = await api.DELETE('/api/v1/handling-deadlines/{id}', companyOf(row));
       notify.success(reply.message);
       await mutate();
     } catch (e) {

@@ -1,5 +1,6 @@
 import { SimpleGrid } from '@chakra-ui/react';
 import { companySchema, partnerSchema } from '@wbs/shared';
+import { type ApiBody, type ApiReply, api, read, withId } from '../api/client.ts';
 import { validate } from '../ui/validate.ts';
 import {
   type MasterForm,
@@ -11,26 +12,24 @@ import {
   useMasterForm,
 } from './master/MasterForm.tsx';
 import { MasterScreen } from './master/MasterScreen.tsx';
-import type { MasterScreenSpec } from './master/types.ts';
+import { type MasterScreenSpec, pageParams } from './master/types.ts';
 
-type Organisation = {
-  id: number;
-  code: string | null;
-  name: string;
-  phone: string | null;
-  address: string | null;
-  provinceId: number | null;
-  cityId: number | null;
-  partnerId?: number | null;
-  partnerName?: string | null;
-  username: string | null;
-  email: string | null;
-};
+/** A partner, or a company (which also names its partner). */
+type Organisation = ApiReply<'get', '/api/v1/partners/{id}'> &
+  Partial<Pick<ApiReply<'get', '/api/v1/companies/{id}'>, 'partnerId' | 'partnerName'>>;
 
-const PARTNER: MasterScreenSpec<Organisation> = {
+const PARTNER: MasterScreenSpec<Organisation, ApiBody<'post', '/api/v1/partners'>> = {
   title: 'Partner',
   addLabel: 'Tambah Partner',
-  path: '/partners',
+  api: {
+    path: '/api/v1/partners',
+    list: (page) => read('/api/v1/partners', pageParams(page)),
+    detail: (id) => read('/api/v1/partners/{id}', withId(id)),
+    save: (body, id) =>
+      id === undefined
+        ? api.POST('/api/v1/partners', { body })
+        : api.PUT('/api/v1/partners/{id}', { ...withId(id), body }),
+  },
   paged: true,
   columns: [
     { header: 'Kode', cell: (r) => r.code ?? '-' },
@@ -40,13 +39,25 @@ const PARTNER: MasterScreenSpec<Organisation> = {
   ],
   titles: { add: 'Partner Baru', edit: 'Edit Partner', view: 'Lihat Partner' },
   saveConfirm: { title: 'Simpan Partner', message: 'Anda yakin ingin menyimpan partner ini ?' },
-  remove: { title: 'Hapus Partner', message: 'Anda yakin ingin menghapus partner ini ?' },
+  remove: {
+    title: 'Hapus Partner',
+    message: 'Anda yakin ingin menghapus partner ini ?',
+    call: (id) => api.DELETE('/api/v1/partners/{id}', withId(id)),
+  },
 };
 
-const COMPANY: MasterScreenSpec<Organisation> = {
+const COMPANY: MasterScreenSpec<Organisation, ApiBody<'post', '/api/v1/companies'>> = {
   title: 'Perusahaan',
   addLabel: 'Tambah Perusahaan',
-  path: '/companies',
+  api: {
+    path: '/api/v1/companies',
+    list: (page) => read('/api/v1/companies', pageParams(page)),
+    detail: (id) => read('/api/v1/companies/{id}', withId(id)),
+    save: (body, id) =>
+      id === undefined
+        ? api.POST('/api/v1/companies', { body })
+        : api.PUT('/api/v1/companies/{id}', { ...withId(id), body }),
+  },
   paged: true,
   columns: [
     { header: 'Kode', cell: (r) => r.code ?? '-' },
@@ -56,7 +67,11 @@ const COMPANY: MasterScreenSpec<Organisation> = {
   ],
   titles: { add: 'Perusahaan Baru', edit: 'Edit Perusahaan', view: 'Lihat Perusahaan' },
   saveConfirm: { title: 'Simpan Perusahaan', message: 'Anda yakin ingin menyimpan perusahaan ini ?' },
-  remove: { title: 'Hapus Perusahaan', message: 'Anda yakin ingin menghapus perusahaan ini ?' },
+  remove: {
+    title: 'Hapus Perusahaan',
+    message: 'Anda yakin ingin menghapus perusahaan ini ?',
+    call: (id) => api.DELETE('/api/v1/companies/{id}', withId(id)),
+  },
 };
 
 /** /admin/partner (type 1). */
@@ -102,22 +117,20 @@ const toValues = (r: Organisation): Values => ({
   partnerId: r.partnerId ?? 0,
 });
 
-function PartnerForm(props: MasterFormProps<Organisation>) {
+function PartnerForm(props: MasterFormProps<Organisation, ApiBody<'post', '/api/v1/partners'>>) {
   const { form, load } = useMasterForm(props, {
     empty: EMPTY,
     toValues,
-    detail: true,
     validate: ({ partnerId: _none, ...values }) => validate(partnerSchema, values),
     accountOf: (v) => v.username.trim(),
   });
   return <OrganisationFields form={form} load={load} props={props} />;
 }
 
-function CompanyForm(props: MasterFormProps<Organisation>) {
+function CompanyForm(props: MasterFormProps<Organisation, ApiBody<'post', '/api/v1/companies'>>) {
   const { form, load } = useMasterForm(props, {
     empty: EMPTY,
     toValues,
-    detail: true,
     validate: (values) => validate(companySchema, values),
     accountOf: (v) => v.username.trim(),
   });
@@ -129,17 +142,17 @@ function CompanyForm(props: MasterFormProps<Organisation>) {
         label="Partner"
         placeholder="Tanpa Partner"
         optional
-        source="/partners/options"
+        source={read('/api/v1/partners/options')}
       />
     </OrganisationFields>
   );
 }
 
 /** The fields partners and companies share (spec section 4: username and e-mail fixed after creation). */
-function OrganisationFields(props: {
+function OrganisationFields<B>(props: {
   form: MasterForm<Values>;
   load: MasterLoad;
-  props: MasterFormProps<Organisation>;
+  props: MasterFormProps<Organisation, B>;
   children?: React.ReactNode;
 }) {
   const { form } = props;
@@ -158,7 +171,7 @@ function OrganisationFields(props: {
           name="provinceId"
           label="Provinsi"
           placeholder="Pilih Provinsi"
-          source="/regions/provinces"
+          source={read('/api/v1/regions/provinces')}
           onPick={(id) => ({ provinceId: id, cityId: 0 })}
         />
         <MasterSelectField
@@ -166,7 +179,13 @@ function OrganisationFields(props: {
           name="cityId"
           label="Kota"
           placeholder="Pilih Kota"
-          source={provinceId > 0 ? `/regions/provinces/${provinceId}/cities` : null}
+          source={
+            provinceId > 0
+              ? read('/api/v1/regions/provinces/{provinceId}/cities', {
+                  params: { path: { provinceId: String(provinceId) } },
+                })
+              : null
+          }
           disabled={provinceId === 0}
         />
       </SimpleGrid>

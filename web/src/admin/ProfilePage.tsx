@@ -1,10 +1,11 @@
 import { Box, Button, Heading, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
-import { profileSchema } from '@wbs/shared';
+import { profileSchema, USER_TYPES } from '@wbs/shared';
 import { type FormEvent, useEffect, useState } from 'react';
-import useSWR, { useSWRConfig } from 'swr';
-import { api } from '../api/client.ts';
+import { useSWRConfig } from 'swr';
+import { type ApiReply, api, read } from '../api/client.ts';
 import { SESSION_KEY } from '../api/session.ts';
-import type { MessageReply, User } from '../api/types.ts';
+import type { User } from '../api/types.ts';
+import { useApi } from '../api/useApi.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
@@ -13,12 +14,12 @@ import { notify } from '../ui/toaster.tsx';
 import { useFormErrors } from '../ui/useFormErrors.ts';
 import { validate } from '../ui/validate.ts';
 
-type Profile = { fullName: string; hideIdentity: boolean };
+type Profile = ApiReply<'get', '/api/v1/profile'>;
 
 /** Profil: fields for user type 6 only (Nama Pengguna, Sembunyikan identitas?). */
 export function ProfilePage({ user }: { user: User }) {
-  const isWhistleblower = user.userTypeId === 6;
-  const { data, isLoading, mutate } = useSWR<Profile>(isWhistleblower ? '/profile' : null);
+  const isWhistleblower = user.userTypeId === USER_TYPES.WHISTLEBLOWER;
+  const { data, isLoading, mutate } = useApi(isWhistleblower ? read('/api/v1/profile') : null);
   const [values, setValues] = useState<Profile>({ fullName: '', hideIdentity: false });
   const { errors, setErrors, showServer, clearField } = useFormErrors();
   const { mutate: mutateCache } = useSWRConfig();
@@ -44,7 +45,7 @@ export function ProfilePage({ user }: { user: User }) {
       return;
     loading.show();
     try {
-      const reply = await api<MessageReply>('/profile', { method: 'PUT', body: result.value });
+      const reply = await api.PUT('/api/v1/profile', { body: result.value });
       notify.success(reply.message);
       // The gateway renewed the session with the saved name: the top bar reads it from /session.
       await Promise.all([mutate(), mutateCache(SESSION_KEY)]);

@@ -1,7 +1,6 @@
 import { Button, SimpleGrid } from '@chakra-ui/react';
 import { analystSchema, DEFAULT_ROLE_ID, partnerStaffSchema } from '@wbs/shared';
-import { api } from '../api/client.ts';
-import type { MessageReply } from '../api/types.ts';
+import { type ApiBody, type ApiReply, api, read, withId } from '../api/client.ts';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
@@ -14,75 +13,117 @@ import {
   MasterSelectField,
   MasterTextField,
   useMasterForm,
+  type Validation,
 } from './master/MasterForm.tsx';
 import { MasterScreen } from './master/MasterScreen.tsx';
-import type { MasterScreenSpec } from './master/types.ts';
+import { type MasterScreenSpec, pageParams } from './master/types.ts';
 
-type Staff = {
-  id: number;
-  fullName: string;
-  username: string | null;
-  email: string | null;
-  roleId: number | null;
-  roleName: string | null;
-  initialPassword: boolean;
-  password: string | null;
-  caseLineId?: number | null;
-  caseLineName?: string | null;
-};
+/** A partner's staff member, or a company's analyst (who also has a case line). */
+type Staff = ApiReply<'get', '/api/v1/partner-staff/{id}'> &
+  Partial<Pick<ApiReply<'get', '/api/v1/analysts/{id}'>, 'caseLineId' | 'caseLineName'>>;
 
 type Kind = 'partner-staff' | 'analyst';
 
-const SCREENS: Record<Kind, MasterScreenSpec<Staff>> = {
-  'partner-staff': {
-    title: 'Analis',
-    addLabel: 'Tambah Staff',
-    path: '/partner-staff',
-    paged: true,
-    columns: [{ header: 'Nama', cell: (r) => r.fullName }],
-    titles: { add: 'Staff Baru', edit: 'Edit Staff', view: 'Lihat Staff' },
-    saveConfirm: { title: 'Simpan Staff', message: 'Anda yakin ingin menyimpan staff ini ?' },
-    remove: { title: 'Hapus Staff', message: 'Anda yakin ingin menghapus staff ini ?' },
+type PartnerStaffBody = ApiBody<'post', '/api/v1/partner-staff'>;
+type AnalystBody = ApiBody<'post', '/api/v1/analysts'>;
+
+const PARTNER_STAFF: MasterScreenSpec<Staff, PartnerStaffBody> = {
+  title: 'Analis',
+  addLabel: 'Tambah Staff',
+  api: {
+    path: '/api/v1/partner-staff',
+    list: (page) => read('/api/v1/partner-staff', pageParams(page)),
+    detail: (id) => read('/api/v1/partner-staff/{id}', withId(id)),
+    save: (body, id) =>
+      id === undefined
+        ? api.POST('/api/v1/partner-staff', { body })
+        : api.PUT('/api/v1/partner-staff/{id}', { ...withId(id), body }),
   },
-  analyst: {
-    title: 'Analis',
-    addLabel: 'Tambah Analis',
-    path: '/analysts',
-    paged: true,
-    columns: [
-      { header: 'Nama', cell: (r) => r.fullName },
-      { header: 'Email', cell: (r) => r.email ?? '-' },
-      { header: 'Jalur Otorisasi', cell: (r) => r.caseLineName ?? '-' },
-      { header: 'Akses Level', cell: (r) => r.roleName ?? '-' },
-    ],
-    titles: { add: 'Analis Baru', edit: 'Edit Analis', view: 'Lihat Staff' },
-    saveConfirm: { title: 'Simpan Staff', message: 'Anda yakin ingin menyimpan staff ini ?' },
-    remove: { title: 'Hapus Analis', message: 'Anda yakin ingin menghapus analis ini ?' },
+  paged: true,
+  columns: [{ header: 'Nama', cell: (r) => r.fullName }],
+  titles: { add: 'Staff Baru', edit: 'Edit Staff', view: 'Lihat Staff' },
+  saveConfirm: { title: 'Simpan Staff', message: 'Anda yakin ingin menyimpan staff ini ?' },
+  remove: {
+    title: 'Hapus Staff',
+    message: 'Anda yakin ingin menghapus staff ini ?',
+    call: (id) => api.DELETE('/api/v1/partner-staff/{id}', withId(id)),
+  },
+};
+
+const ANALYSTS: MasterScreenSpec<Staff, AnalystBody> = {
+  title: 'Analis',
+  addLabel: 'Tambah Analis',
+  api: {
+    path: '/api/v1/analysts',
+    list: (page) => read('/api/v1/analysts', pageParams(page)),
+    detail: (id) => read('/api/v1/analysts/{id}', withId(id)),
+    save: (body, id) =>
+      id === undefined
+        ? api.POST('/api/v1/analysts', { body })
+        : api.PUT('/api/v1/analysts/{id}', { ...withId(id), body }),
+  },
+  paged: true,
+  columns: [
+    { header: 'Nama', cell: (r) => r.fullName },
+    { header: 'Email', cell: (r) => r.email ?? '-' },
+    { header: 'Jalur Otorisasi', cell: (r) => r.caseLineName ?? '-' },
+    { header: 'Akses Level', cell: (r) => r.roleName ?? '-' },
+  ],
+  titles: { add: 'Analis Baru', edit: 'Edit Analis', view: 'Lihat Staff' },
+  saveConfirm: { title: 'Simpan Staff', message: 'Anda yakin ingin menyimpan staff ini ?' },
+  remove: {
+    title: 'Hapus Analis',
+    message: 'Anda yakin ingin menghapus analis ini ?',
+    call: (id) => api.DELETE('/api/v1/analysts/{id}', withId(id)),
   },
 };
 
 /** /admin/partnerstaff (type 3): staff of the caller's partner. */
 export function PartnerStaffPage() {
-  return <MasterScreen spec={SCREENS['partner-staff']} Form={PartnerStaffForm} />;
+  return <MasterScreen spec={PARTNER_STAFF} Form={PartnerStaffForm} />;
 }
 
 /** /admin/supportagent (type 2): analysts of the caller's company. */
 export function AnalystPage() {
-  return <MasterScreen spec={SCREENS.analyst} Form={AnalystForm} />;
-}
-
-function PartnerStaffForm(props: MasterFormProps<Staff>) {
-  return <StaffForm kind="partner-staff" {...props} />;
-}
-
-function AnalystForm(props: MasterFormProps<Staff>) {
-  return <StaffForm kind="analyst" {...props} />;
+  return <MasterScreen spec={ANALYSTS} Form={AnalystForm} />;
 }
 
 type Values = { fullName: string; username: string; email: string; roleId: number; caseLineId: number };
 
-function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) {
-  const { spec, mode } = props;
+function PartnerStaffForm(props: MasterFormProps<Staff, PartnerStaffBody>) {
+  return (
+    <StaffForm
+      kind="partner-staff"
+      {...props}
+      check={({ caseLineId: _none, ...values }) => validate(partnerStaffSchema, values)}
+      resetPassword={(id) => api.POST('/api/v1/partner-staff/{id}/password-reset', withId(id))}
+    />
+  );
+}
+
+function AnalystForm(props: MasterFormProps<Staff, AnalystBody>) {
+  return (
+    <StaffForm
+      kind="analyst"
+      {...props}
+      check={(values) => validate(analystSchema, values)}
+      resetPassword={(id) => api.POST('/api/v1/analysts/{id}/password-reset', withId(id))}
+    />
+  );
+}
+
+function StaffForm<B>({
+  kind,
+  check,
+  resetPassword: reset,
+  ...props
+}: MasterFormProps<Staff, B> & {
+  kind: Kind;
+  /** The form's values checked with the kind's shared schema. */
+  check: (values: Values) => Validation<B>;
+  resetPassword: (id: number) => Promise<{ message?: string }>;
+}) {
+  const { mode } = props;
   const { form, record, load, reload } = useMasterForm(props, {
     empty: { fullName: '', username: '', email: '', roleId: DEFAULT_ROLE_ID, caseLineId: 0 },
     toValues: (r): Values => ({
@@ -92,11 +133,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
       roleId: r.roleId ?? DEFAULT_ROLE_ID,
       caseLineId: r.caseLineId ?? 0,
     }),
-    detail: true,
-    validate: ({ caseLineId, ...values }) =>
-      kind === 'analyst'
-        ? validate(analystSchema, { ...values, caseLineId })
-        : validate(partnerStaffSchema, values),
+    validate: check,
     accountOf: (v) => v.username.trim(),
   });
   const confirm = useConfirm();
@@ -117,10 +154,8 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
     if (!ok) return;
     loading.show();
     try {
-      const reply = await api<MessageReply | undefined>(`${spec.path}/${record.id}/password-reset`, {
-        method: 'POST',
-      });
-      if (reply?.message) notify.success(reply.message);
+      const reply = await reset(record.id);
+      if (reply.message) notify.success(reply.message);
       await reload();
     } catch (error) {
       notify.problem(error);
@@ -166,7 +201,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
           label="Akses Level"
           placeholder="Pilih Akses Level"
           optional
-          source="/user-roles"
+          source={read('/api/v1/user-roles')}
           onPick={(roleId) => ({ roleId: roleId || DEFAULT_ROLE_ID })}
         />
         {kind === 'analyst' && (
@@ -175,7 +210,7 @@ function StaffForm({ kind, ...props }: MasterFormProps<Staff> & { kind: Kind }) 
             name="caseLineId"
             label="Jalur Otorisasi"
             placeholder="Pilih Jalur Otorisasi"
-            source="/case-lines"
+            source={read('/api/v1/case-lines')}
           />
         )}
       </SimpleGrid>

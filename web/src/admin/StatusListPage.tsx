@@ -1,13 +1,13 @@
 import { Box, Heading, Stack, Table } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared';
-import useSWR from 'swr';
-import type { CaseStatus, Items } from '../api/types.ts';
+import { read } from '../api/client.ts';
+import { useApi } from '../api/useApi.ts';
 import { StatusBadge } from '../case/CaseDetailView.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 
 /** Status Laporan: read-only, sorted by order, no paging. */
 export function StatusListPage() {
-  const { data, isLoading, error } = useSWR<Items<CaseStatus>>('/case-statuses');
+  const { data, isLoading, error } = useApi(read('/api/v1/case-statuses'));
   const rows = [...(data?.items ?? [])].sort((a, b) => a.order - b.order);
   return (
     <Stack gap="5">

@@ -39,7 +39,7 @@ export function useEndSession() {
   const clear = useClearSession();
   return useCallback(async () => {
     try {
-      await api('/session', { method: 'DELETE', authRedirect: false });
+      await api.DELETE('/api/v1/session', { authRedirect: false });
     } catch {
       // the gateway clears the cookie even when the legacy logout fails
     } finally {

@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
   api,
+  download,
   errorFromResponse,
   fileNameFromDisposition,
+  read,
   setUnauthorizedHandler,
 } from './client.ts';
 
@@ -29,7 +31,9 @@ describe('api client', () => {
         }),
       ),
     );
-    const error = await api('/tracking', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    const error = await api
+      .POST('/api/v1/tracking', { body: { caseNumber: 'WBS-12345678', password: 'x' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const e = error as ApiError;
     expect(e.status).toBe(422);
@@ -52,6 +56,22 @@ describe('api client', () => {
     expect(e.severity).toBe('error');
   });
 
+  it("keeps a problem's title apart from its detail; without a title, the status text", () => {
+    const e = errorFromResponse(
+      400,
+      'application/problem+json',
+      JSON.stringify({
+        type: 'https://wbs.example/problems/validation',
+        title: 'Data yang dikirim tidak valid',
+        detail: 'Username wajib diisi',
+        errors: { username: 'Username wajib diisi' },
+      }),
+    );
+    expect(e.title).toBe('Data yang dikirim tidak valid');
+    expect(e.messages).toEqual(['Username wajib diisi']);
+    expect(errorFromResponse(404, 'text/html', '<html>').title).toBe('Not Found');
+  });
+
   it('falls back to the standard status text for bodies that are not JSON', () => {
     expect(errorFromResponse(404, 'text/html', '<html>').messages).toEqual(['Not Found']);
     expect(errorFromResponse(500, null, '').messages).toEqual(['Internal Server Error']);
@@ -64,26 +84,95 @@ describe('api client', () => {
         throw new TypeError('Failed to fetch');
       }),
     );
-    const error = (await api('/session').catch((e: unknown) => e)) as ApiError;
+    const error = (await api.GET('/api/v1/session').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(0);
     expect(error.message).toBe('Network Error');
   });
 
   it('sends JSON with same-origin credentials and reads the reply', async () => {
-    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) =>
-      Response.json({ user: { id: 1 } }, { status: 200 }),
+    const fetchMock = vi.fn(async (_request: Request) => Response.json({ user: { id: 1 } }, { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const reply = await api.POST('/api/v1/session', { body: { username: 'a', password: 'b' } });
+    expect('user' in reply && reply.user.id).toBe(1);
+    const request = fetchMock.mock.calls[0]?.[0];
+    expect(new URL(request?.url ?? '').pathname).toBe('/api/v1/session');
+    expect(request?.method).toBe('POST');
+    expect(request?.credentials).toBe('same-origin');
+    expect(await request?.text()).toBe('{"username":"a","password":"b"}');
+    expect(request?.headers.get('Content-Type')).toBe('application/json');
+    expect(request?.headers.get('Accept')).toBe('application/json');
+  });
+
+  it("fills path parameters and sends the caller's headers (the Idempotency-Key of a message)", async () => {
+    const fetchMock = vi.fn(async (_request: Request) =>
+      Response.json({ message: { id: 1 } }, { status: 201 }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const reply = await api<{ user: { id: number } }>('/session', {
-      method: 'POST',
-      body: { username: 'a' },
+    await api.POST('/api/v1/cases/{id}/messages', {
+      params: { path: { id: '42' } },
+      body: { text: 'Halo' },
+      headers: { 'Idempotency-Key': 'k-123456789' },
     });
-    expect(reply.user.id).toBe(1);
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe('/api/v1/session');
-    expect(init?.credentials).toBe('same-origin');
-    expect(init?.body).toBe('{"username":"a"}');
-    expect((init?.headers as Record<string, string> | undefined)?.['Content-Type']).toBe('application/json');
+    const request = fetchMock.mock.calls[0]?.[0];
+    expect(new URL(request?.url ?? '').pathname).toBe('/api/v1/cases/42/messages');
+    expect(request?.headers.get('Idempotency-Key')).toBe('k-123456789');
+  });
+
+  it('passes an abort on as it is, not as Network Error', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        if (request.signal.aborted) throw new DOMException('Aborted', 'AbortError');
+        return Response.json({});
+      }),
+    );
+    const controller = new AbortController();
+    controller.abort();
+    const error = await api.GET('/api/v1/session', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+  });
+
+  it('answers 502 for a success reply that is not JSON', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    );
+    const error = (await api.GET('/api/v1/case-statuses').catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(502);
+    expect(error.type).toBe('bad-reply');
+  });
+
+  it('downloads through the same request path: file name from Content-Disposition, problems as ApiError', async () => {
+    const fetchMock = vi.fn(async (request: Request) =>
+      new URL(request.url).pathname.endsWith('/export')
+        ? new Response('a;b', {
+            status: 200,
+            headers: {
+              'content-type': 'text/csv',
+              'content-disposition': "attachment; filename*=UTF-8''JejakAudit%202026.csv",
+            },
+          })
+        : problem(404, { type: 'https://wbs.example/problems/not-found', detail: 'Data tidak ditemukan' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const file = await download.GET('/api/v1/audit-trail/export', {
+      params: { query: { from: '2026-05-01', to: '2026-05-31' } },
+    });
+    expect(file.fileName).toBe('JejakAudit 2026.csv');
+    expect(await file.blob.text()).toBe('a;b');
+    const request = fetchMock.mock.calls[0]?.[0];
+    expect(new URL(request?.url ?? '').search).toBe('?from=2026-05-01&to=2026-05-31');
+    expect(request?.credentials).toBe('same-origin');
+    const error = (await download
+      .GET('/api/v1/cases/{id}/attachments/{attachmentId}', {
+        params: { path: { id: '1', attachmentId: '2' } },
+      })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(404);
+    expect(error.messages).toEqual(['Data tidak ditemukan']);
   });
 
   it('reports a 401 to the unauthorized handler unless the call opts out', async () => {
@@ -95,11 +184,15 @@ describe('api client', () => {
     );
     const handler = vi.fn();
     setUnauthorizedHandler(handler);
-    await api('/cases').catch(() => undefined);
+    await api.GET('/api/v1/cases/{id}', { params: { path: { id: '1' } } }).catch(() => undefined);
     expect(handler).toHaveBeenCalledTimes(1);
     expect((handler.mock.calls[0]?.[0] as ApiError | undefined)?.messages).toEqual(['Sesi habis']);
-    await api('/session', { authRedirect: false }).catch(() => undefined);
-    expect(handler).toHaveBeenCalledTimes(1);
+    await download
+      .POST('/api/v1/cases/export', { body: { from: '2026-05-01', to: '2026-05-31' } })
+      .catch(() => undefined);
+    expect(handler).toHaveBeenCalledTimes(2);
+    await api.GET('/api/v1/session', { authRedirect: false }).catch(() => undefined);
+    expect(handler).toHaveBeenCalledTimes(2);
   });
 
   it('answers undefined for 204', async () => {
@@ -107,7 +200,14 @@ describe('api client', () => {
       'fetch',
       vi.fn(async () => new Response(null, { status: 204 })),
     );
-    await expect(api('/session', { method: 'DELETE' })).resolves.toBeUndefined();
+    await expect(api.DELETE('/api/v1/session')).resolves.toBeUndefined();
+  });
+
+  it('keys a GET query by the URL it requests', () => {
+    expect(read('/api/v1/case-categories', { params: { query: { companyId: '2' } } }).key).toBe(
+      '/api/v1/case-categories?companyId=2',
+    );
+    expect(read('/api/v1/cases/{id}', { params: { path: { id: '42' } } }).key).toBe('/api/v1/cases/42');
   });
 
   it('reads file names from Content-Disposition', () => {

@@ -1,26 +1,36 @@
 /**
  * The one way the web app talks to the gateway (`/api/v1`, same origin, cookie session).
  *
+ * Paths, parameters, bodies and replies are typed by the API document: `schema.gen.ts` is generated
+ * from openapi/openapi.json by openapi-typescript (`pnpm openapi`), and the requests are made by
+ * openapi-fetch. A path or field the gateway renames fails the typecheck of web/, not a screen.
+ *
  * Every failure becomes an `ApiError`: RFC 9457 problem+json bodies are parsed into status, type,
  * severity, messages and field errors; a request that never got an answer becomes status 0 with
  * the spec's 'Network Error'. A 401 from a call made on behalf of a signed-in user is reported to
  * the handler the app registers (it clears the session cache and returns to /).
  */
 import { UI_MESSAGES } from '@wbs/shared/messages';
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  createFinalURL,
+  createQuerySerializer,
+  defaultPathSerializer,
+  type MaybeOptionalInit,
+  type MethodResponse,
+  mergeHeaders,
+  type ParamsOption,
+  type RequestBodyOption,
+} from 'openapi-fetch';
+import type { components, paths } from './schema.gen.ts';
 
-export const API_BASE = '/api/v1';
+type Problem = components['schemas']['Problem'];
 
-export type Severity = 'warning' | 'error';
+export type Severity = NonNullable<Problem['severity']>;
 
-export type ProblemBody = {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  severity?: Severity;
-  messages?: string[];
-  errors?: Record<string, string>;
-};
+/** A problem body as it may arrive: every member is checked before it is used. */
+export type ProblemBody = Partial<Problem>;
 
 const STATUS_TEXT: Record<number, string> = {
   0: UI_MESSAGES.networkError,
@@ -43,6 +53,8 @@ export class ApiError extends Error {
   readonly severity: Severity;
   /** Messages to show, in order, without duplicates (legacy messages, else the detail, else a status text). */
   readonly messages: string[];
+  /** The problem's title, else the status text: what went wrong in general, where `messages` say why. */
+  readonly title: string;
   /** Field → message, from a `validation` problem. */
   readonly fieldErrors: Record<string, string>;
   /** The app's 401 handler took this error (it announces the ended session once): screens stay quiet. */
@@ -53,9 +65,11 @@ export class ApiError extends Error {
     type: string;
     severity: Severity;
     messages: string[];
+    title?: string;
     fieldErrors?: Record<string, string>;
   }) {
     super(init.messages.join('\n') || STATUS_TEXT[init.status] || 'Error');
+    this.title = init.title ?? (STATUS_TEXT[init.status] || 'Error');
     this.name = 'ApiError';
     this.status = init.status;
     this.type = init.type;
@@ -77,6 +91,10 @@ export function networkError(): ApiError {
     messages: [UI_MESSAGES.networkError],
   });
 }
+
+/** A 2xx reply whose body is not the JSON it claims to be. */
+const badReply = () =>
+  new ApiError({ status: 502, type: 'bad-reply', severity: 'error', messages: ['Bad Gateway'] });
 
 const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
 
@@ -108,7 +126,8 @@ export function errorFromResponse(status: number, contentType: string | null, bo
   if (messages.length === 0 && typeof problem?.title === 'string') messages = unique([problem.title]);
   if (messages.length === 0) messages = [STATUS_TEXT[status] ?? `HTTP ${status}`];
   const severity: Severity = problem?.severity === 'warning' ? 'warning' : 'error';
-  return new ApiError({ status, type, severity, messages, fieldErrors });
+  const title = typeof problem?.title === 'string' && problem.title.trim() ? problem.title.trim() : undefined;
+  return new ApiError({ status, type, severity, messages, fieldErrors, ...(title ? { title } : {}) });
 }
 
 type UnauthorizedHandler = (error: ApiError) => void;
@@ -134,62 +153,17 @@ export function reportSessionEnded(message: string): boolean {
   return true;
 }
 
-export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** A plain object is sent as JSON; FormData is sent as multipart. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+/** What the app adds to openapi-fetch's options of a call. */
+export type CallOptions = {
   /** false for calls whose 401 is an ordinary answer (session probe, login, tracking). */
   authRedirect?: boolean;
 };
 
-function report401(error: ApiError, options: { authRedirect?: boolean }): void {
+function report401(error: ApiError, options: CallOptions): void {
   if (options.authRedirect === false || !unauthorizedHandler) return;
   if (error.status !== 401 && error.type !== 'password-change-required') return;
   error.handled = true;
   unauthorizedHandler(error);
-}
-
-/** Fetches `path` (relative to /api/v1) and returns the parsed JSON reply (undefined for 204). */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  let body: BodyInit | undefined;
-  if (options.body instanceof FormData) body = options.body;
-  else if (options.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body,
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw networkError();
-  }
-  if (!response.ok) {
-    const error = errorFromResponse(
-      response.status,
-      response.headers.get('content-type'),
-      await safeText(response),
-    );
-    report401(error, options);
-    throw error;
-  }
-  if (response.status === 204) return undefined as T;
-  const text = await safeText(response);
-  if (!text) return undefined as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new ApiError({ status: 502, type: 'bad-reply', severity: 'error', messages: ['Bad Gateway'] });
-  }
 }
 
 async function safeText(response: Response): Promise<string> {
@@ -200,40 +174,159 @@ async function safeText(response: Response): Promise<string> {
   }
 }
 
-/** Downloads a file reply as a Blob with the server-suggested file name. */
-export async function download(
+// ---- Types of a call, from the document ------------------------------------------------------
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+type Api = Client<paths>;
+
+/** The document's paths (with `/api/v1`, `{id}` placeholders) that answer `method`. */
+export type ApiPath<M extends Method> = ClientPathsWithMethod<Api, M>;
+
+/** The success reply of an operation, as the document describes it (undefined for 204 No Content). */
+export type ApiReply<M extends Method, P extends ApiPath<M>> = [MethodResponse<Api, M, P>] extends [never]
+  ? undefined
+  : MethodResponse<Api, M, P>;
+
+/** The JSON body of an operation, as the document describes it. */
+export type ApiBody<M extends Method, P extends ApiPath<M>> = NonNullable<
+  RequestBodyOption<paths[P][M]>['body']
+>;
+
+/** openapi-fetch's options of one operation: `params` (path, query, header) and `body`. */
+type ApiInit<M extends Method, P extends ApiPath<M>> = MaybeOptionalInit<paths[P], M>;
+
+type RequiredKeys<T> = { [K in keyof T]-?: Partial<Pick<T, K>> extends Pick<T, K> ? never : K }[keyof T];
+
+/**
+ * The options argument: required when the operation has required parameters or a required body,
+ * so `api.GET('/api/v1/cases/{id}')` without the id does not compile (as in openapi-fetch).
+ */
+type InitArgs<I> = [RequiredKeys<I>] extends [never] ? [init?: I & CallOptions] : [init: I & CallOptions];
+
+type JsonCall<M extends Method> = <P extends ApiPath<M>, I extends ApiInit<M, P>>(
+  path: P,
+  ...init: InitArgs<I>
+) => Promise<ApiReply<M, P>>;
+
+export type Download = { blob: Blob; fileName: string | null };
+
+type DownloadCall<M extends Method> = <P extends ApiPath<M>, I extends ApiInit<M, P>>(
+  path: P,
+  ...init: InitArgs<I>
+) => Promise<Download>;
+
+// ---- The one request path --------------------------------------------------------------------
+
+const client = createClient<paths>({
+  credentials: 'same-origin',
+  // Looked up at every call rather than bound once, so the fetch of the page now is the one used.
+  fetch: (request) => globalThis.fetch(request),
+});
+
+// A failed reply is read here, whatever the call parses a success as (JSON or a file), so a JSON
+// call and a download turn the same problem into the same ApiError (an upload: errorFromResponse too).
+client.use({
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    throw errorFromResponse(response.status, response.headers.get('content-type'), await safeText(response));
+  },
+});
+
+type AnyInit = CallOptions & { headers?: Record<string, string>; [option: string]: unknown };
+
+/**
+ * Sends one request of the document: a JSON call (`Accept: application/json`, reply parsed) or a
+ * download (reply as a Blob). Errors: an ApiError of the reply, 502 for a 2xx that is not JSON,
+ * Network Error when no answer came; an abort is passed on as it is.
+ */
+async function send(
+  method: Method,
   path: string,
-  options: RequestOptions = {},
-): Promise<{ blob: Blob; fileName: string | null }> {
-  const headers: Record<string, string> = { ...options.headers };
-  let body: BodyInit | undefined;
-  if (options.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  let response: Response;
+  init: AnyInit | undefined,
+  parseAs: 'json' | 'blob',
+): Promise<{ data: unknown; response: Response }> {
+  const { authRedirect, headers, ...options } = init ?? {};
+  // The typed signatures are the public ones (api, download, read); here the path is any path.
+  const request = client.request as unknown as (
+    method: Method,
+    path: string,
+    init: object,
+  ) => Promise<{ data?: unknown; response: Response }>;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body,
-      credentials: 'same-origin',
+    const { data, response } = await request(method, path, {
+      ...options,
+      headers: parseAs === 'json' ? mergeHeaders({ Accept: 'application/json' }, headers) : headers,
+      parseAs,
     });
-  } catch {
-    throw networkError();
-  }
-  if (!response.ok) {
-    const error = errorFromResponse(
-      response.status,
-      response.headers.get('content-type'),
-      await safeText(response),
-    );
-    report401(error, options);
+    return { data, response };
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    const error =
+      cause instanceof ApiError ? cause : cause instanceof SyntaxError ? badReply() : networkError();
+    report401(error, { authRedirect });
     throw error;
   }
+}
+
+const jsonCall = <M extends Method>(method: M) =>
+  (async (path: string, init?: AnyInit) => (await send(method, path, init, 'json')).data) as JsonCall<M>;
+
+const downloadCall = <M extends Method>(method: M) =>
+  (async (path: string, init?: AnyInit): Promise<Download> => {
+    const { data, response } = await send(method, path, init, 'blob');
+    return {
+      blob: data as Blob,
+      fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
+    };
+  }) as DownloadCall<M>;
+
+/**
+ * JSON calls: `await api.GET('/api/v1/cases/{id}', withId(42))` answers the document's reply
+ * (undefined for 204) or throws an ApiError.
+ */
+export const api = {
+  GET: jsonCall('get'),
+  POST: jsonCall('post'),
+  PUT: jsonCall('put'),
+  DELETE: jsonCall('delete'),
+};
+
+/** File replies (Excel export, audit trail CSV, attachments) as a Blob with the server's file name. */
+export const download = {
+  GET: downloadCall('get'),
+  POST: downloadCall('post'),
+};
+
+/**
+ * The `{id}` of a path. The document types numeric path parameters as digit strings (the gateway
+ * checks them with a pattern), so the app's numeric ids are written out here.
+ */
+export const withId = (id: number) => ({ params: { path: { id: String(id) } } });
+
+const querySerializer = createQuerySerializer();
+
+/** The URL openapi-fetch requests for `path` with `params` (also the SWR key of a GET). */
+function urlOf(path: string, params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }) {
+  return createFinalURL(path, {
+    baseUrl: '',
+    params: params ?? {},
+    querySerializer,
+    pathSerializer: defaultPathSerializer,
+  });
+}
+
+/** A GET as an SWR query (see useApi.ts): its cache key is the request's URL. */
+export type Query<R> = { key: string | readonly unknown[]; load: () => Promise<R> };
+
+/** The query of a typed GET: `useApi(read('/api/v1/case-statuses'))`. */
+export function read<P extends ApiPath<'get'>, I extends ApiInit<'get', P>>(
+  path: P,
+  ...init: InitArgs<I>
+): Query<ApiReply<'get', P>> {
+  const [options] = init as [AnyInit | undefined];
   return {
-    blob: await response.blob(),
-    fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
+    key: urlOf(path, options?.params as Parameters<typeof urlOf>[1]),
+    load: async () => (await send('get', path, options, 'json')).data as ApiReply<'get', P>,
   };
 }
 
@@ -251,20 +344,39 @@ export function fileNameFromDisposition(header: string | null): string | null {
   return plain?.[1]?.trim() ?? null;
 }
 
-export type UploadOptions = {
-  method?: 'POST' | 'PUT';
-  headers?: Record<string, string>;
-  /** Fraction 0..1 of the request body sent so far (real XHR upload progress). */
-  onProgress?: (fraction: number) => void;
-  signal?: AbortSignal;
-  authRedirect?: boolean;
-};
+// ---- Uploads ---------------------------------------------------------------------------------
 
-/** Multipart upload through XMLHttpRequest, for real upload progress; same error contract as `api`. */
-export function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+/** The POST paths whose body is multipart/form-data (new case, activity log, Tambah Bukti). */
+export type UploadPath = {
+  [P in ApiPath<'post'>]: paths[P]['post'] extends {
+    requestBody: { content: { 'multipart/form-data': unknown } };
+  }
+    ? P
+    : never;
+}[ApiPath<'post'>];
+
+export type UploadOptions<P extends UploadPath> = CallOptions &
+  ParamsOption<paths[P]['post']> & {
+    headers?: Record<string, string>;
+    /** Fraction 0..1 of the request body sent so far (real XHR upload progress). */
+    onProgress?: (fraction: number) => void;
+    signal?: AbortSignal;
+  };
+
+/**
+ * Multipart upload through XMLHttpRequest, for real upload progress (fetch reports none); same URL,
+ * error contract and 401 handling as `api`. The parts themselves are the caller's FormData.
+ */
+export function upload<P extends UploadPath>(
+  path: P,
+  form: FormData,
+  options: UploadOptions<P>,
+): Promise<ApiReply<'post', P>> {
+  type Reply = ApiReply<'post', P>;
+  const params = (options as { params?: Parameters<typeof urlOf>[1] }).params;
+  return new Promise<Reply>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open(options.method ?? 'POST', `${API_BASE}${path}`);
+    xhr.open('POST', urlOf(path, params));
     xhr.withCredentials = false; // same origin: cookies are sent anyway
     xhr.setRequestHeader('Accept', 'application/json');
     for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
@@ -275,13 +387,11 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
       const contentType = xhr.getResponseHeader('content-type');
       if (xhr.status >= 200 && xhr.status < 300) {
         options.onProgress?.(1);
-        if (!xhr.responseText) return resolve(undefined as T);
+        if (!xhr.responseText) return resolve(undefined as Reply);
         try {
-          resolve(JSON.parse(xhr.responseText) as T);
+          resolve(JSON.parse(xhr.responseText) as Reply);
         } catch {
-          reject(
-            new ApiError({ status: 502, type: 'bad-reply', severity: 'error', messages: ['Bad Gateway'] }),
-          );
+          reject(badReply());
         }
         return;
       }
@@ -297,6 +407,3 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
     xhr.send(form);
   });
 }
-
-/** SWR fetcher: the key is the path under /api/v1. */
-export const swrFetcher = <T>(path: string): Promise<T> => api<T>(path);

@@ -1,12 +1,12 @@
 /** The signed-in user, from GET /api/v1/session through SWR (null for a guest). */
-import type { SessionStateReply } from '@wbs/shared/api/session';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { ApiError, api, reportSessionEnded } from './client.ts';
-import type { User } from './types.ts';
+import { ApiError, type ApiReply, api, reportSessionEnded } from './client.ts';
+import { asUser, type User } from './types.ts';
 
-export const SESSION_KEY = '/session';
+/** The SWR key of the session: the URL of its GET, like every other key (see useApi.ts). */
+export const SESSION_KEY = '/api/v1/session';
 
 /** Tab-scoped flag: a forced change of an initial password is pending (the gateway holds the ticket). */
 const FORCED_KEY = 'wbs.pwchange';
@@ -33,15 +33,15 @@ let shown: User | null = null;
 
 /** A signed-out visitor is an ordinary 200 reply (`user: null`), never a failed request. */
 export async function fetchSession(): Promise<User | null> {
-  let reply: SessionStateReply;
+  let reply: ApiReply<'get', '/api/v1/session'>;
   try {
-    reply = await api<SessionStateReply>(SESSION_KEY, { authRedirect: false });
+    reply = await api.GET('/api/v1/session', { authRedirect: false });
   } catch (error) {
     // A proxy (or an older gateway) answering 401/403 means signed out as well.
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
-  const user = (reply?.user as User | null | undefined) ?? null;
+  const user = reply?.user ? asUser(reply.user) : null;
   // The gateway knows whether this browser holds a forced-change ticket (any tab, after a reload).
   if (!user) forcedPasswordChange.set(Boolean(reply?.passwordChangeRequired));
   // Ended elsewhere (sign-out in another tab, password changed, account reset): announced like a 401,

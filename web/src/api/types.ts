@@ -1,23 +1,22 @@
-/**
- * Reply shapes of the gateway contract as the web app reads them: the types of the shared valibot
- * schemas (the gateway serialises with the same ones), plus the list wrappers.
- */
-import type { CaseListItem } from '@wbs/shared/api/cases';
-import type { MessageReply, Option } from '@wbs/shared/api/common';
-import type { CaseCategory, CaseStatus } from '@wbs/shared/api/reference';
-import type { User as UserReply } from '@wbs/shared/api/session';
-import type { UserTypeId } from '@wbs/shared/constants';
+/** The signed-in user as the screens read it, from the session reply of the API document. */
+import { USER_TYPES, type UserTypeId } from '@wbs/shared/constants';
 import type { Subject } from '@wbs/shared/permissions';
+import type { ApiReply } from './client.ts';
 
-export type { CaseCategory, CaseListItem, CaseStatus, MessageReply, Option };
+type SessionUser = NonNullable<ApiReply<'get', '/api/v1/session'>['user']>;
 
 /** The session's user; its type is one of the six the permission matrix knows. */
-export type User = Omit<UserReply, 'userTypeId'> & { userTypeId: UserTypeId };
+export type User = Omit<SessionUser, 'userTypeId'> & { userTypeId: UserTypeId };
+
+/**
+ * The user of a session, sign-in or password-change reply. The document types `userTypeId` as a
+ * plain integer; the gateway only signs in the six user types of shared/src/permissions.ts.
+ */
+export const asUser = (user: SessionUser): User => user as User;
+
+/** Partner (3) and partner staff (5): they act for one company of their partner at a time. */
+export const isPartnerUser = (user: User): boolean =>
+  user.userTypeId === USER_TYPES.PARTNER || user.userTypeId === USER_TYPES.PARTNER_STAFF;
 
 export const subjectOf = (user: User | null | undefined): Subject =>
   user ? { userTypeId: user.userTypeId, role: user.role } : null;
-
-export type Items<T> = { items: T[] };
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
-
-export type LoginReply = { user: User; deviceToken?: string } | { passwordChangeRequired: true };

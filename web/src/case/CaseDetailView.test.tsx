@@ -35,8 +35,9 @@ function renderView(detail: CaseDetail, canRevealContact: boolean) {
   calls = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : null });
+    vi.fn(async (request: Request) => {
+      const body = await request.text();
+      calls.push({ url: new URL(request.url).pathname, body: body ? JSON.parse(body) : null });
       return Response.json({ email: 'rina.wulandari@gmail.com', phone: '+6281234567789' });
     }),
   );
@@ -77,6 +78,10 @@ describe('hidden reporter in the staff detail', () => {
     fireEvent.change(screen.getByRole('textbox'), { target: { value: 'singkat' } });
     await submit();
     expect(await screen.findByText(FIELD_MESSAGES.revealReasonMin)).toBeTruthy();
+    // Long enough, but no words: the gateway's own message, before any round trip.
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: '!!!!!!!!!!!!\u200B\u200B' } });
+    await submit();
+    expect(await screen.findByText(FIELD_MESSAGES.revealReasonWords)).toBeTruthy();
     expect(calls).toHaveLength(0);
 
     fireEvent.change(screen.getByRole('textbox'), { target: { value: '  Klarifikasi bukti transfer  ' } });

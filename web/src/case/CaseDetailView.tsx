@@ -20,7 +20,7 @@ import type { CaseDetail, CaseLog } from './detail.ts';
 import { formatDateTime } from './detail.ts';
 import { HandlingDeadlines, ReplyPromise } from './HandlingClock.tsx';
 import { AddEvidence } from './messages/AddEvidence.tsx';
-import type { CaseAccess } from './messages/access.ts';
+import type { CaseAccess, EvidenceReply } from './messages/access.ts';
 import { IdentityAccessSection } from './messages/IdentityAccessSection.tsx';
 import { MessagesPanel } from './messages/MessagesPanel.tsx';
 import { MESSAGE_TEXTS } from './messages/texts.ts';
@@ -54,7 +54,7 @@ export type CaseTalk = {
   audience: 'reporter' | 'staff';
   canWrite: boolean;
   /** Tambah Bukti (reporter only): called with the gateway's reply once files were added. */
-  onEvidenceAdded?: (reply: unknown) => void;
+  onEvidenceAdded?: (reply: EvidenceReply) => void;
 };
 
 /**

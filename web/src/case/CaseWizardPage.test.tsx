@@ -15,20 +15,15 @@ vi.mock('../ui/toaster.tsx', () => ({
 function renderWizard() {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => {
-      if (url.endsWith('/session'))
+    vi.fn(async (request: Request) => {
+      if (request.url.endsWith('/session'))
         return new Response('{}', { status: 401, headers: { 'content-type': 'application/problem+json' } });
       return Response.json({ items: [{ id: 31, name: 'DKI Jakarta' }] });
     }),
   );
   return render(
     <ChakraProvider value={system}>
-      <SWRConfig
-        value={{
-          provider: () => new Map(),
-          fetcher: (k: string) => fetch(`/api/v1${k}`).then((r) => r.json()),
-        }}
-      >
+      <SWRConfig value={{ provider: () => new Map() }}>
         <LoadingProvider>
           <ConfirmProvider>
             <CaseWizardPage />
@@ -64,7 +59,7 @@ describe('report wizard (rendered)', () => {
     expect(screen.queryByLabelText('Nama')).toBeNull();
     expect(screen.queryByLabelText('Provinsi')).toBeNull();
     expect(screen.getByLabelText('Email')).toBeTruthy();
-    // Issue 8 §7: what the contact details are for and who sees them.
+    // What the contact details are for and who sees them.
     const notice = screen.getByTestId('contact-use-notice').textContent ?? '';
     expect(notice).toContain('tersamar');
     expect(notice).toContain('jejak audit');

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, upload } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
-import { subjectOf } from '../api/types.ts';
+import { isPartnerUser, subjectOf } from '../api/types.ts';
 import { preloadConfirmDialog, useConfirm } from '../ui/ConfirmDialog.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { HydratedForm } from '../ui/HydratedForm.tsx';
@@ -69,7 +69,7 @@ export default function CaseWizardPage() {
   const loading = useLoading();
   const ctx: FilerContext = {
     signedIn: user !== null,
-    partnerUser: user !== null && (user.userTypeId === 3 || user.userTypeId === 5),
+    partnerUser: user !== null && isPartnerUser(user),
   };
   const [step, setStep] = useState(0);
   const [state, setState] = useState<WizardState>(initialWizardState);
@@ -162,12 +162,7 @@ export default function CaseWizardPage() {
     loading.show('Mengirim pengaduan...');
     loading.progress(0);
     try {
-      const reply = await upload<{
-        message?: string;
-        caseNumber: string;
-        receipt?: Receipt;
-        respondBy?: string | null;
-      }>('/cases', buildCaseForm(state, ctx), {
+      const reply = await upload('/api/v1/cases', buildCaseForm(state, ctx), {
         headers: { 'Idempotency-Key': idempotencyKey.current },
         onProgress: (fraction) => loading.progress(fraction),
       });
@@ -194,8 +189,9 @@ export default function CaseWizardPage() {
         setErrors(fieldErrors);
         setFileErrors(placed.byFile);
         if (target !== step) goTo(target);
-        // Spec section 8: the status text and every error text, joined.
-        notify.error([...error.messages, ...Object.values(error.fieldErrors)]);
+        // Spec section 8: the status text and every error text, joined. The title, not the detail: the
+        // detail already names these same field errors.
+        notify.error([error.title, ...Object.values(error.fieldErrors)]);
         setTimeout(revealFirstError, 50);
       } else {
         notify.problem(error);

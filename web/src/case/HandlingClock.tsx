@@ -1,5 +1,5 @@
 /**
- * The handling clocks the gateway computed (issue 12): a badge per state, the list's Tenggat cell, the
+ * The handling clocks the gateway computed (docs/product/handling.md#handling-clocks): a badge per state, the list's Tenggat cell, the
  * staff detail's two deadlines and the reporter's promise. Nothing here computes a deadline: the
  * browser only formats what the gateway sent (shared/src/handling-clock.ts holds the rules).
  */

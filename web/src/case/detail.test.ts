@@ -18,8 +18,14 @@ describe('case detail', () => {
     expect(() => normaliseCaseDetail({ ...detail, logs: [{ id: 1 }] })).toThrow();
   });
 
-  it('formats ISO instants as DD/MM/YYYY HH:mm', () => {
+  it('formats WIB wall time as DD/MM/YYYY HH:mm', () => {
     expect(formatDateTime('2026-05-03T08:15:00')).toBe('03/05/2026 08:15');
     expect(formatDateTime('2026-05-03')).toBe('03/05/2026');
+  });
+
+  it('brings a time with its own offset to WIB first (the day too), and leaves other text alone', () => {
+    expect(formatDateTime('2026-12-31T17:30:00.000Z')).toBe('01/01/2027 00:30');
+    expect(formatDateTime('2026-05-03T10:15:00+09:00')).toBe('03/05/2026 08:15');
+    expect(formatDateTime('kemarin')).toBe('kemarin');
   });
 });

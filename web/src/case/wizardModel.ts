@@ -4,6 +4,7 @@
  */
 import {
   casePasswordSchema,
+  DEFAULT_CHANNEL_ID,
   FIELD_MESSAGES,
   involvedRowProblems,
   QUESTION_KEYS,
@@ -103,7 +104,7 @@ export function initialWizardState(): WizardState {
     attachments: [],
     evidenceLink: '',
     allegedlyInvolved: [],
-    channelId: 1,
+    channelId: DEFAULT_CHANNEL_ID,
     password: '',
     confirmPassword: '',
   };

@@ -48,8 +48,8 @@ function renderPage(user: User) {
   requests = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
+    vi.fn(async (request: Request) => {
+      const url = new URL(request.url);
       requests.push(`${url.pathname}${url.search}`);
       const q = url.searchParams;
       if (url.pathname.endsWith('/companies/options')) {
@@ -92,12 +92,7 @@ function renderPage(user: User) {
   );
   return render(
     <ChakraProvider value={system}>
-      <SWRConfig
-        value={{
-          provider: () => new Map(),
-          fetcher: (k: string) => fetch(`/api/v1${k}`).then((r) => r.json()),
-        }}
-      >
+      <SWRConfig value={{ provider: () => new Map() }}>
         <DashboardPage user={user} />
       </SWRConfig>
     </ChakraProvider>,

@@ -5,15 +5,11 @@
  * their partner, remembered per user name; company users (2, 4) see their own company.
  */
 import { Box, Button, Center, Heading, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
-import type {
-  DashboardCompaniesReply,
-  DashboardOpenCasesReply,
-  DashboardSummaryReply,
-} from '@wbs/shared/api/dashboard';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import useSWR from 'swr';
-import type { Items, Option, User } from '../api/types.ts';
+import { type Query, read } from '../api/client.ts';
+import { isPartnerUser, type User } from '../api/types.ts';
+import { useApi } from '../api/useApi.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SelectInput } from '../ui/SelectInput.tsx';
@@ -37,13 +33,11 @@ import { OverdueTile } from './OverdueTile.tsx';
 import { RangeFilter } from './RangeFilter.tsx';
 import { TEXTS } from './texts.ts';
 
-const isPartnerUser = (user: User) => user.userTypeId === 3 || user.userTypeId === 5;
-
 /** A chart's data through SWR (failures are announced once by the global SWR onError snackbar). */
-function useChartData<T>(key: string | null) {
-  const { data, error, isLoading, mutate } = useSWR<T>(key);
+function useChartData<T>(query: Query<T> | null) {
+  const { data, error, isLoading, mutate } = useApi(query);
   const retry = useCallback(() => void mutate(), [mutate]);
-  return { data, error, isLoading: isLoading || (key !== null && data === undefined && !error), retry };
+  return { data, error, isLoading: isLoading || (query !== null && data === undefined && !error), retry };
 }
 
 const stateOf = (
@@ -102,10 +96,12 @@ function TotalBox(props: { total: number | undefined; companyName?: string; load
 
 /** Dashboard tab: the unfinished reports of the company now, per category and status. */
 function OpenCasesPanel(props: { companyId: number; partnerView: boolean }) {
-  const source = useChartData<DashboardOpenCasesReply>(
+  const source = useChartData(
     props.partnerView && !props.companyId
       ? null
-      : `/dashboard/open-cases${dashboardQuery({ companyId: props.partnerView ? props.companyId : undefined })}`,
+      : read('/api/v1/dashboard/open-cases', {
+          params: { query: dashboardQuery({ companyId: props.partnerView ? props.companyId : undefined }) },
+        }),
   );
   const model = useMemo(() => (source.data ? openCasesChart(source.data) : undefined), [source.data]);
   if (props.partnerView && !props.companyId) return <ChooseCompany />;
@@ -133,13 +129,17 @@ function ReportsPanel(props: {
   const registry = useCanvasRegistry();
   const waiting = partnerView && !companyId;
 
-  const companies = useChartData<DashboardCompaniesReply>(
-    partnerView ? `/dashboard/companies${dashboardQuery({ range })}` : null,
+  const companies = useChartData(
+    partnerView
+      ? read('/api/v1/dashboard/companies', { params: { query: dashboardQuery({ range }) } })
+      : null,
   );
-  const summary = useChartData<DashboardSummaryReply>(
+  const summary = useChartData(
     waiting
       ? null
-      : `/dashboard/summary${dashboardQuery({ range, companyId: partnerView ? companyId : undefined })}`,
+      : read('/api/v1/dashboard/summary', {
+          params: { query: dashboardQuery({ range, companyId: partnerView ? companyId : undefined }) },
+        }),
   );
   const companiesModel = useMemo(
     () => (companies.data ? countChart(companies.data.items) : undefined),
@@ -262,7 +262,7 @@ export function DashboardPage({ user }: { user: User }) {
   const partnerView = isPartnerUser(user);
   const [companyId, setCompanyId] = useState(() => (partnerView ? rememberedCompany(user.username) : 0));
   const [tab, setTab] = useState('dashboard');
-  const options = useSWR<Items<Option>>(partnerView ? '/companies/options' : null);
+  const options = useApi(partnerView ? read('/api/v1/companies/options') : null);
   // Only a company the partner holds now is asked for: a stale remembered one would answer 404.
   const held = options.data?.items.find((c) => c.id === companyId);
   const chosenId = held?.id ?? 0;

@@ -1,14 +1,15 @@
 /**
- * The dashboard's overdue tile (issue 12): reports whose running handling step is past its deadline
+ * The dashboard's overdue tile: reports whose running handling step is past its deadline
  * now, per company of the user's scope, each a link to the case list filtered to them. The gateway
  * counts (GET /dashboard/overdue); the tile only shows.
  */
 import { Box, Heading, Link, Stack, Table, Text } from '@chakra-ui/react';
 import { type DashboardOverdueReply, dashboardOverdueReply } from '@wbs/shared/api/dashboard';
 import { isoToDisplay } from '@wbs/shared/dates';
-import useSWR from 'swr';
 import * as v from 'valibot';
 import { Link as RouteLink } from 'wouter';
+import { read } from '../api/client.ts';
+import { useApi } from '../api/useApi.ts';
 import { rememberCompany } from './companyChoice.ts';
 import { TEXTS } from './texts.ts';
 
@@ -21,7 +22,7 @@ export function overdueListHref(today: string): string {
 }
 
 export function OverdueTile({ username, partnerView }: { username: string; partnerView: boolean }) {
-  const reply = useSWR<unknown>('/dashboard/overdue');
+  const reply = useApi(read('/api/v1/dashboard/overdue'));
   const { error, isLoading } = reply;
   // Only a reply of the contract is shown (anything else reads as a failure to load).
   const data: DashboardOverdueReply | undefined = v.is(dashboardOverdueReply, reply.data)

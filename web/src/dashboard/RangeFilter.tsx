@@ -3,6 +3,7 @@
  * returns to the period in force.
  */
 import { Box, Button, Flex, HStack, SimpleGrid } from '@chakra-ui/react';
+import { SUPPORTED_DAYS } from '@wbs/shared/dates';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { DateField } from '../ui/DateField.tsx';
 import { checkRange, type DateRange, draftOf, type RangeDraft } from './model.ts';
@@ -41,12 +42,16 @@ export function RangeFilter(props: {
               label={TEXTS.from}
               value={draft.from}
               error={errors.from}
+              min={SUPPORTED_DAYS.min}
+              max={SUPPORTED_DAYS.max}
               onChange={(from) => setDraft((d) => ({ ...d, from }))}
             />
             <DateField
               label={TEXTS.to}
               value={draft.to}
               error={errors.to}
+              min={SUPPORTED_DAYS.min}
+              max={SUPPORTED_DAYS.max}
               onChange={(to) => setDraft((d) => ({ ...d, to }))}
             />
           </SimpleGrid>

@@ -2,6 +2,7 @@
  * Ekspor (spec section 2): each chart of the Laporan tab as a PNG file. The chart's own canvas is
  * copied under a title and the period, on white, so the file explains itself outside the page.
  */
+import { saveFile } from '../ui/saveFile.ts';
 
 export type ExportableChart = {
   canvas: HTMLCanvasElement;
@@ -39,20 +40,10 @@ export function composeChartImage(chart: ExportableChart): string {
   return out.toDataURL('image/png');
 }
 
-/** Starts the download of a data URL under `fileName`. */
-export function downloadDataUrl(dataUrl: string, fileName: string): void {
-  const link = document.createElement('a');
-  link.href = dataUrl;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
-
 /** Downloads every chart, one after the other (browsers drop clicks fired in the same tick). */
 export async function exportCharts(charts: readonly ExportableChart[]): Promise<void> {
   for (const chart of charts) {
-    downloadDataUrl(composeChartImage(chart), chart.fileName);
+    saveFile(composeChartImage(chart), chart.fileName);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -170,6 +170,22 @@ describe('date range filter (spec §9)', () => {
       errors: { from: FIELD_MESSAGES.dateRangeInvalid },
     });
   });
+
+  it('refuses days outside the range the API accepts (2000–2099), as the gateway would', () => {
+    expect(checkRange({ from: '01/01/0001', to: '31/12/9999' })).toEqual({
+      ok: false,
+      errors: { from: FIELD_MESSAGES.dateOutOfRange, to: FIELD_MESSAGES.dateOutOfRange },
+    });
+    expect(checkRange({ from: '31/12/1999', to: '01/01/2000' }).ok).toBe(false);
+    expect(checkRange({ from: '01/01/2000', to: '31/12/2099' })).toEqual({
+      ok: true,
+      range: { from: '2000-01-01', to: '2099-12-31' },
+    });
+    expect(checkRange({ from: '01/01/2099', to: '01/01/2100' })).toEqual({
+      ok: false,
+      errors: { to: FIELD_MESSAGES.dateOutOfRange },
+    });
+  });
 });
 
 describe('export file names (spec §9)', () => {
@@ -216,8 +232,12 @@ describe('links and queries', () => {
 
   it('sends the range and a chosen company only', () => {
     const range = { from: '2026-05-01', to: '2026-05-31' };
-    expect(dashboardQuery({ range })).toBe('?from=2026-05-01&to=2026-05-31');
-    expect(dashboardQuery({ range, companyId: 2 })).toBe('?from=2026-05-01&to=2026-05-31&companyId=2');
-    expect(dashboardQuery({ companyId: 0 })).toBe('');
+    expect(dashboardQuery({ range })).toEqual({ from: '2026-05-01', to: '2026-05-31' });
+    expect(dashboardQuery({ range, companyId: 2 })).toEqual({
+      from: '2026-05-01',
+      to: '2026-05-31',
+      companyId: '2',
+    });
+    expect(dashboardQuery({ companyId: 0 })).toEqual({});
   });
 });

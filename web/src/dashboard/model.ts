@@ -5,7 +5,14 @@
  */
 import type { DashboardCount, DashboardOpenCasesReply } from '@wbs/shared/api/dashboard';
 import { CHART_LABEL_MAX } from '@wbs/shared/constants';
-import { currentMonthRange, displayToIso, type IsoDate, isoToDisplay, toIsoDate } from '@wbs/shared/dates';
+import {
+  currentMonthRange,
+  displayToIso,
+  type IsoDate,
+  isoToDisplay,
+  isSupportedIsoDate,
+  toIsoDate,
+} from '@wbs/shared/dates';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 
 export type DateRange = { from: IsoDate; to: IsoDate };
@@ -179,7 +186,10 @@ export function checkRange(draft: RangeDraft): RangeCheck {
   else if (!from) errors.from = FIELD_MESSAGES.dateInvalid;
   if (!draft.to.trim()) errors.to = FIELD_MESSAGES.dateToRequired;
   else if (!to) errors.to = FIELD_MESSAGES.dateInvalid;
-  if (!from || !to) return { ok: false, errors };
+  // The API's one date rule (docs/product/handling.md#dates), said here before the gateway has to.
+  if (from && !isSupportedIsoDate(from)) errors.from = FIELD_MESSAGES.dateOutOfRange;
+  if (to && !isSupportedIsoDate(to)) errors.to = FIELD_MESSAGES.dateOutOfRange;
+  if (!from || !to || errors.from || errors.to) return { ok: false, errors };
   if (from > to) return { ok: false, errors: { from: FIELD_MESSAGES.dateRangeInvalid } };
   return { ok: true, range: { from, to } };
 }
@@ -232,14 +242,15 @@ export function caseListHref(
   return `/admin/case?${params.toString()}`;
 }
 
-/** The query string of a dashboard call; `companyId` only when one is chosen. */
-export function dashboardQuery(input: { range?: DateRange; companyId?: number }): string {
-  const params = new URLSearchParams();
-  if (input.range) {
-    params.set('from', input.range.from);
-    params.set('to', input.range.to);
-  }
-  if (input.companyId) params.set('companyId', String(input.companyId));
-  const query = params.toString();
-  return query ? `?${query}` : '';
+/** The query of a dashboard call: the period when it has one; `companyId` only when one is chosen. */
+export function dashboardQuery(input: {
+  range: DateRange;
+  companyId?: number | undefined;
+}): DateRange & { companyId?: string };
+export function dashboardQuery(input: { companyId?: number | undefined }): { companyId?: string };
+export function dashboardQuery(input: { range?: DateRange; companyId?: number | undefined }) {
+  return {
+    ...(input.range ? { from: input.range.from, to: input.range.to } : {}),
+    ...(input.companyId ? { companyId: String(input.companyId) } : {}),
+  };
 }

@@ -5,7 +5,7 @@ import { Redirect, useLocation } from 'wouter';
 import { forcedPasswordChange } from '../api/auth.ts';
 import { ApiError, api } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
-import type { User } from '../api/types.ts';
+import { asUser } from '../api/types.ts';
 import { AuthCard } from '../ui/AuthCard.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
@@ -38,18 +38,18 @@ export default function ChangePasswordPage() {
     if (!result.ok) return;
     setBusy(true);
     try {
-      const reply = await api<{ message: string; user?: User }>('/password', {
-        method: 'PUT',
+      const reply = await api.PUT('/api/v1/password', {
         body: result.value,
         authRedirect: !forced,
       });
       forcedPasswordChange.set(false);
       notify.success(reply.message);
-      const signedIn = reply.user ?? user;
-      if (reply.user) await mutate(reply.user, { revalidate: false });
+      const renewed = reply.user ? asUser(reply.user) : null;
+      const signedIn = renewed ?? user;
+      if (renewed) await mutate(renewed, { revalidate: false });
       setValues({ oldPassword: '', newPassword: '', confirmNewPassword: '' });
       // Spec section 4: after a forced change the product signs in again and goes to /.
-      if (forced && reply.user) navigate('/');
+      if (forced && renewed) navigate('/');
       else navigate(signedIn ? targetAfterLogin(signedIn.userTypeId) : '/auth/login');
     } catch (error) {
       if (error instanceof ApiError) {

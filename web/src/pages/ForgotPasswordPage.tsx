@@ -3,7 +3,6 @@ import { forgotPasswordSchema } from '@wbs/shared';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError, api } from '../api/client.ts';
-import type { MessageReply } from '../api/types.ts';
 import { AuthCard } from '../ui/AuthCard.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { notify } from '../ui/toaster.tsx';
@@ -22,8 +21,7 @@ export default function ForgotPasswordPage() {
     if (!result.ok) return;
     setBusy(true);
     try {
-      const reply = await api<MessageReply>('/password/forgot', {
-        method: 'POST',
+      const reply = await api.POST('/api/v1/password/forgot', {
         body: result.value,
         authRedirect: false,
       });

@@ -5,7 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { deviceToken, forcedPasswordChange } from '../api/auth.ts';
 import { ApiError, api } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
-import type { LoginReply } from '../api/types.ts';
+import { asUser } from '../api/types.ts';
 import { AuthCard } from '../ui/AuthCard.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { PasswordInput } from '../ui/PasswordInput.tsx';
@@ -27,8 +27,7 @@ export default function LoginPage() {
     if (!result.ok) return;
     setBusy(true);
     try {
-      const reply = await api<LoginReply>('/session', {
-        method: 'POST',
+      const reply = await api.POST('/api/v1/session', {
         body: { ...result.value, deviceToken: deviceToken.get() },
         authRedirect: false,
       });
@@ -41,10 +40,11 @@ export default function LoginPage() {
       if ('user' in reply) {
         forcedPasswordChange.set(false);
         deviceToken.set(reply.deviceToken);
-        await mutate(reply.user, { revalidate: false });
+        const user = asUser(reply.user);
+        await mutate(user, { revalidate: false });
         // Spec §4: the success message (the legacy's 'Login berhasil'), shown about 3 s.
         notify.success(UI_MESSAGES.loginSucceeded);
-        navigate(targetAfterLogin(reply.user.userTypeId));
+        navigate(targetAfterLogin(user.userTypeId));
       }
     } catch (error) {
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length) setErrors(error.fieldErrors);

@@ -1,11 +1,12 @@
 import { Box, Button, Container, Heading, Stack, Text, Textarea } from '@chakra-ui/react';
-import type { ReceiptVerifyReply } from '@wbs/shared/api/receipts';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
-import { ApiError, api } from '../api/client.ts';
+import { ApiError, type ApiReply, api } from '../api/client.ts';
 import { formatWib } from '../case/receiptTime.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { codeInFile } from './extractCode.ts';
+
+type ReceiptVerifyReply = ApiReply<'post', '/api/v1/receipts/verify'>;
 
 const NO_CODE_IN_PDF =
   'Kode tanda terima tidak ditemukan di berkas ini. Pilih PDF Bukti Pengaduan dari sistem ini, atau tempel kodenya.';
@@ -32,8 +33,7 @@ export default function VerifyReceiptPage() {
     setBusy(true);
     try {
       setVerdict(
-        await api<ReceiptVerifyReply>('/receipts/verify', {
-          method: 'POST',
+        await api.POST('/api/v1/receipts/verify', {
           body: { code: trimmed },
           authRedirect: false,
         }),

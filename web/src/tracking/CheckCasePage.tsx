@@ -45,7 +45,7 @@ export default function CheckCasePage() {
     try {
       const proof = { caseNumber: result.value.caseNumber.toUpperCase(), password: result.value.password };
       const [reply] = await Promise.all([
-        api<unknown>('/tracking', { method: 'POST', body: proof, authRedirect: false }),
+        api.POST('/api/v1/tracking', { body: proof, authRedirect: false }),
         CaseDetailView.preload(),
       ]);
       setTracked({ detail: normaliseCaseDetail(reply), access: { kind: 'tracker', ...proof } });

@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 /** A WIB day's first instant (00:00 UTC+7). */
 const wibDayStart = (day: string) => new Date(`${day}T00:00:00+07:00`);
 
-function scopeOf(request: FastifyRequest): { companyId: number } | 'all' {
+function auditScopeOf(request: FastifyRequest): { companyId: number } | 'all' {
   const user = request.session?.user;
   if (user?.userTypeId === USER_TYPES.ADMINISTRATOR) return 'all';
   if (user?.userTypeId === USER_TYPES.COMPANY_ADMIN && user.companyId !== null) {
@@ -53,7 +53,7 @@ export default async function auditTrailRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { from, to } = request.query;
-      const scope = scopeOf(request);
+      const scope = auditScopeOf(request);
       const period = { from: wibDayStart(from), to: new Date(wibDayStart(to).getTime() + DAY_MS) };
       const records = await storeCall(request, (store) =>
         listAudit(store.db, period, scope, AUDIT_EXPORT_MAX_RECORDS + 1),

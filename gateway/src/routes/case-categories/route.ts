@@ -6,12 +6,16 @@ import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { categoriesKey, legacyCategories, legacyCategoryGroups } from '../../legacy/categories.ts';
-import { ignored } from '../../legacy/schemas.ts';
+import {
+  caseCategories,
+  caseCategoryGroups,
+  createCaseCategory,
+  updateCaseCategory,
+} from '../../legacy/reference.ts';
 import { companyForReference, outOfScope, ownCompanyId } from '../../policies/scope.ts';
-import { createdId, createdRecord, sendCreated } from '../../presenters/created.ts';
 import { presentCaseCategory } from '../../presenters/reference.ts';
 import { routeSchema } from '../../schema.ts';
+import { sendCreated } from '../created.ts';
 
 const tags = ['case-categories'];
 type Body = v.InferOutput<typeof caseCategoryRequest>;
@@ -22,7 +26,7 @@ async function checkGroup(
   companyId: number,
   groupId: number,
 ): Promise<number | null> {
-  const groups = await legacyCategoryGroups(request, companyId);
+  const groups = await caseCategoryGroups(request.legacy, companyId);
   if (groups.length === 0) return groupId > 0 ? groupId : null;
   if (groupId <= 0)
     throw new ApiProblem('validation', { errors: { groupId: FIELD_MESSAGES.categoryGroupRequired } });
@@ -47,8 +51,8 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const companyId = await companyForReference(request, request.query.companyId);
-      const categories = await legacyCategories(request, companyId);
+      const companyId = await companyForReference(request.caller, request.query.companyId);
+      const categories = await caseCategories(request.legacy, companyId);
       return { items: categories.map(presentCaseCategory) };
     },
   );
@@ -65,21 +69,13 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const companyId = ownCompanyId(request);
+      const companyId = ownCompanyId(request.caller);
       const groupId = await checkGroup(request, companyId, request.body.groupId);
-      const { messages, data } = await request.legacy.call({
-        name: 'CaseCategory.create',
-        method: 'POST',
-        path: '/CaseCategory',
-        json: { caseCategoryName: request.body.name, caseCategoryGroupId: groupId ?? 0, companyId },
-        data: createdRecord('caseCategoryId'),
+      const { id, messages } = await createCaseCategory(request.legacy, companyId, {
+        name: request.body.name,
+        groupId,
       });
-      // The company's list changed: its next read asks the legacy.
-      request.server.referenceCache.invalidate(categoriesKey(companyId));
-      return sendCreated(request, reply, {
-        id: createdId(data, 'caseCategoryId'),
-        message: messages[0] ?? '',
-      });
+      return sendCreated(request, reply, { id, message: messages[0] ?? '' });
     },
   );
 
@@ -96,26 +92,16 @@ export default async function caseCategoryRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const companyId = ownCompanyId(request);
-      const mine = await legacyCategories(request, companyId);
+      const companyId = ownCompanyId(request.caller);
+      const mine = await caseCategories(request.legacy, companyId);
       if (!mine.some((c) => c.caseCategoryId === request.params.id)) {
-        throw outOfScope(request, 'case-category', request.params.id);
+        throw outOfScope(request.caller, 'case-category', request.params.id);
       }
       const groupId = await checkGroup(request, companyId, request.body.groupId);
-      const { messages } = await request.legacy.call({
-        name: 'CaseCategory.update',
-        method: 'PUT',
-        path: '/CaseCategory',
-        json: {
-          caseCategoryId: request.params.id,
-          caseCategoryName: request.body.name,
-          caseCategoryGroupId: groupId ?? 0,
-          companyId,
-        },
-        data: ignored,
+      const { messages } = await updateCaseCategory(request.legacy, companyId, request.params.id, {
+        name: request.body.name,
+        groupId,
       });
-      // The company's list changed: its next read asks the legacy.
-      request.server.referenceCache.invalidate(categoriesKey(companyId));
       return { message: messages[0] ?? '' };
     },
   );

@@ -2,7 +2,7 @@
 import { companyQuery, optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
-import { legacyCategoryGroups } from '../../legacy/categories.ts';
+import { caseCategoryGroups } from '../../legacy/reference.ts';
 import { companyForReference } from '../../policies/scope.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
@@ -20,8 +20,8 @@ export default async function caseCategoryGroupRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const companyId = await companyForReference(request, request.query.companyId);
-      const groups = await legacyCategoryGroups(request, companyId);
+      const companyId = await companyForReference(request.caller, request.query.companyId);
+      const groups = await caseCategoryGroups(request.legacy, companyId);
       return { items: groups.map((g) => presentOption(g.caseCategoryGroupId, g.caseCategoryGroupName)) };
     },
   );

@@ -8,6 +8,7 @@ import {
   docxBytes,
   type FileSpec,
   guestAnonymousFields,
+  identifiedGuestFields,
   jpegWithGps,
   legacyCase,
   legacyCaseCount,
@@ -57,32 +58,6 @@ async function submit(
   });
 }
 
-const identifiedFields = (overrides: Record<string, string> = {}) =>
-  guestAnonymousFields({
-    anonymous: 'false',
-    reporterType: '2',
-    name: 'Siti Aminah',
-    department: 'Keuangan',
-    address: 'Jl. Merdeka 1',
-    provinceId: '32',
-    cityId: '3201',
-    districtId: '320101',
-    involved: 'Staf gudang',
-    financialLoss: 'Rp 120 juta',
-    occurredBefore: 'Belum',
-    reportedToBefore: 'Atasan langsung',
-    perpetratorResponse: 'Menyangkal',
-    repeatReason: 'Tidak ada pengawasan',
-    identificationReason: 'Bersedia bersaksi',
-    needsProtection: 'false',
-    protectionReason: '',
-    evidenceLink: 'https://drive.example/bukti',
-    allegedlyInvolved: JSON.stringify([
-      { name: 'Andi', position: 'Kepala Gudang', description: 'Gudang pusat' },
-    ]),
-    ...overrides,
-  });
-
 describe('POST /cases as a guest', () => {
   it('files an anonymous report with two files: 201, the number, the case and files in the legacy', async () => {
     const png = await pngBytes();
@@ -117,7 +92,7 @@ describe('POST /cases as a guest', () => {
   });
 
   it('files an identified report with every field mapped to the legacy fields', async () => {
-    const res = await submit(identifiedFields(), [evidence()]);
+    const res = await submit(identifiedGuestFields(), [evidence()]);
     expect(res.statusCode).toBe(201);
     const stored = await legacyTrack(t.legacy.apiUrl, res.json().caseNumber, 'Pipa-Bocor-Gudang-7');
     expect(stored).toMatchObject({
@@ -152,7 +127,7 @@ describe('POST /cases as a guest', () => {
   });
 
   it('answers every missing wizard field with its section-5 message and the form field name', async () => {
-    const empty = Object.fromEntries(Object.keys(identifiedFields()).map((key) => [key, '']));
+    const empty = Object.fromEntries(Object.keys(identifiedGuestFields()).map((key) => [key, '']));
     const res = await submit({ ...empty, anonymous: 'false' }, []);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({
@@ -209,7 +184,7 @@ describe('POST /cases as a guest', () => {
     [{ confirmPassword: 'Lain#20266' }, 'confirmPassword', 'Konfirmasi kata sandi pengaduan tidak sama'],
   ])('refuses %o: %s → %s', async (override, field, message) => {
     const count = await legacyCaseCount(t.legacy.apiUrl, adminToken, 1);
-    const res = await submit(identifiedFields(override), [evidence()]);
+    const res = await submit(identifiedGuestFields(override), [evidence()]);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ [field]: message });
     expect(await legacyCaseCount(t.legacy.apiUrl, adminToken, 1)).toBe(count);
@@ -221,7 +196,9 @@ describe('POST /cases as a guest', () => {
       { name: '', position: 'Staf' },
       { name: 'Budi', position: ' ' },
     ];
-    const res = await submit(identifiedFields({ allegedlyInvolved: JSON.stringify(rows) }), [evidence()]);
+    const res = await submit(identifiedGuestFields({ allegedlyInvolved: JSON.stringify(rows) }), [
+      evidence(),
+    ]);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({
       'allegedlyInvolved.1.name': 'Nama pihak terkait wajib diisi di baris 2',
@@ -386,7 +363,7 @@ describe('POST /cases by signed-in users', () => {
     const cookie = await signInAs(t.app, 2);
     const count2 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 2);
     const res = await submit(
-      identifiedFields({ companyId: '2', channelId: '3', password: '', confirmPassword: '' }),
+      identifiedGuestFields({ companyId: '2', channelId: '3', password: '', confirmPassword: '' }),
       [evidence()],
       browser(cookie),
     );
@@ -421,7 +398,7 @@ describe('POST /cases by signed-in users', () => {
     }).then((r) => r.json() as Promise<{ code: number }>);
     expect(created.code).toBe(1);
     const outside = await submit(
-      identifiedFields({ companyId: '4', categoryId: '1' }),
+      identifiedGuestFields({ companyId: '4', categoryId: '1' }),
       [evidence()],
       browser(cookie),
     );
@@ -429,7 +406,7 @@ describe('POST /cases by signed-in users', () => {
 
     const count2 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 2);
     const own = await submit(
-      identifiedFields({ companyId: '2', categoryId: '10' }),
+      identifiedGuestFields({ companyId: '2', categoryId: '10' }),
       [evidence()],
       browser(cookie),
     );
@@ -441,7 +418,7 @@ describe('POST /cases by signed-in users', () => {
     const analyst = await signIn(t.app, 'analis.direksi', 'Analis#2026!');
     const count1 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 1);
     const byAnalyst = await submit(
-      identifiedFields({ companyId: '2', password: '', confirmPassword: '' }),
+      identifiedGuestFields({ companyId: '2', password: '', confirmPassword: '' }),
       [evidence()],
       browser(analyst),
     );
@@ -451,7 +428,7 @@ describe('POST /cases by signed-in users', () => {
     const partnerStaff = await signIn(t.app, 'staff.holding', 'Staff#2026!');
     const count2 = await legacyCaseCount(t.legacy.apiUrl, adminToken, 2);
     const byPartnerStaff = await submit(
-      identifiedFields({ companyId: '2', categoryId: '10', password: '', confirmPassword: '' }),
+      identifiedGuestFields({ companyId: '2', categoryId: '10', password: '', confirmPassword: '' }),
       [evidence()],
       browser(partnerStaff),
     );
@@ -461,7 +438,7 @@ describe('POST /cases by signed-in users', () => {
 
   it('a partner must name a company', async () => {
     const cookie = await signInAs(t.app, 3);
-    const res = await submit(identifiedFields(), [evidence()], browser(cookie));
+    const res = await submit(identifiedGuestFields(), [evidence()], browser(cookie));
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ companyId: 'Perusahaan wajib diisi' });
   });
@@ -473,7 +450,7 @@ describe('POST /cases by signed-in users', () => {
     ['type 5 without role 1', 'staff.holding2', 'Staff#2026!'],
   ])('%s is refused with 403', async (_label, username, password) => {
     const cookie = await signIn(t.app, username, password);
-    const res = await submit(identifiedFields(), [evidence()], browser(cookie));
+    const res = await submit(identifiedGuestFields(), [evidence()], browser(cookie));
     expect(res.statusCode).toBe(403);
   });
 });

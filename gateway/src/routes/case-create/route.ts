@@ -22,26 +22,20 @@ import { CASE_NUMBER_PATTERN, GUEST_COMPANY_ID, PRIVILEGED_ROLE, USER_TYPES } fr
 import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
 import { ackDaysOf } from '../../clocks/service.ts';
 import { ApiProblem } from '../../errors.ts';
-import { legacyCategories } from '../../legacy/categories.ts';
+import { caseCreationFields, fileCase } from '../../legacy/cases.ts';
+import { caseCategories } from '../../legacy/reference.ts';
 import { audit } from '../../logging.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { issueReceipt } from '../../receipts/issue.ts';
 import { contentDigest } from '../../receipts/receipt.ts';
 import { routeSchema } from '../../schema.ts';
-import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
-import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
+import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type SpooledFile, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
-
-const LEGACY_PATHS: Record<Filer, string> = {
-  guest: '/WBSCase/Whistleblower',
-  company: '/WBSCase/Company',
-  partner: '/WBSCase/Partner',
-};
+import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { idempotencyKeyOf } from '../idempotency-key.ts';
 
 /** Which kind of filer the session is; a signed-in user who may not file never gets here (policy). */
 export function filerOf(request: FastifyRequest): Filer {
@@ -55,77 +49,13 @@ export function filerOf(request: FastifyRequest): Filer {
   throw new ApiProblem('forbidden');
 }
 
-const flag = (value: boolean) => (value ? '1' : '0');
-
-/** Our fields → the legacy's multipart text parts (spec §3 "Case creation fields"). */
-function legacyCaseFields(input: CaseCreateInput, filer: Filer, companyId: number): Record<string, string> {
-  const fields: Record<string, string> = {
-    caseWhistleblowerIsAnonym: flag(input.anonymous),
-    caseAnonym: flag(input.anonymous),
-    caseCompanyId: String(companyId),
-    caseChannelId: String(input.channelId ?? 1),
-    caseCaseStatusId: '1',
-    caseCaseCategoryId: String(input.categoryId),
-    caseWhat: input.what,
-    caseWhen: input.when,
-    caseWhere: input.where,
-    caseWhoPerpetratorAndPosition: input.perpetrator,
-    caseWhatDirectorate: input.directorate,
-    caseWhatDivision: input.division,
-    caseHow: input.how,
-    caseWhoInvolvedAndPosition: input.involved,
-    caseWhatFinancialLoss: input.financialLoss,
-    caseWhenOccuredBefore: input.occurredBefore,
-    caseWhoEverReportedToAndDetails: input.reportedToBefore,
-    caseWhatPerpetratorTalkAndReponse: input.perpetratorResponse,
-    caseWhatRepeatableCaseReason: input.repeatReason,
-    caseWhatReasonReporterIdentification: input.identificationReason,
-    caseIsReporterNeedProtection: flag(input.needsProtection),
-    caseWhatReasonForProtection: input.protectionReason,
-    caseEvidenceLink: input.evidenceLink,
-    // Anonymous reports: name and department empty, no address or location (spec §4).
-    caseWhistleblowerName: input.anonymous ? '' : input.name,
-    caseWhistleblowerDept: input.anonymous ? '' : input.department,
-    caseWhistleblowerEmail: input.email,
-    caseWhistleblowerContactNum: input.phone,
-    caseWhistleblowerType: String(input.reporterType),
-    caseWhistleblowerCommunicationType: input.communicationTypes.join(','),
-    caseWhistleblowerCommunicationTime: input.communicationTime,
-    allegedlyinvolveds: JSON.stringify(
-      input.allegedlyInvolved.map((row) => ({
-        allegedlyInvolvedName: row.name,
-        allegedlyInvolvedPosition: row.position,
-        allegedlyInvolvedDescription: row.description,
-      })),
-    ),
-  };
-  if (!input.anonymous) {
-    fields.caseWhistleblowerAddress = input.address;
-    fields.caseWhistleblowerProvinceId = String(input.provinceId);
-    fields.caseWhistleblowerCityId = String(input.cityId);
-    fields.caseWhistleblowerDistrictId = String(input.districtId);
-  }
-  if (filer === 'guest') {
-    fields.casePassword = input.password;
-    fields.caseConfirmPassword = input.confirmPassword;
-  }
-  return fields;
-}
-
 /** The company the report goes to: from the session, or a partner's own company named in the form. */
 async function targetCompany(request: FastifyRequest, filer: Filer, input: CaseCreateInput): Promise<number> {
   if (filer === 'guest') return GUEST_COMPANY_ID;
-  if (filer === 'company') return ownCompanyId(request);
+  if (filer === 'company') return ownCompanyId(request.caller);
   const companyId = input.companyId ?? 0;
-  await assertCompanyInScope(request, companyId);
+  await assertCompanyInScope(request.caller, companyId);
   return companyId;
-}
-
-/** The main evidence first (the legacy stores `caseFile` as the first attachment), then the rest. */
-function legacyFiles(files: SpooledFile[]) {
-  return [...files]
-    .sort((a, b) => Number(b.field === 'evidence') - Number(a.field === 'evidence'))
-    .map((file) => ({ field: file.field === 'evidence' ? 'caseFile' : 'attachments', file }));
 }
 
 export default async function caseCreateRoutes(app: FastifyInstance) {
@@ -155,33 +85,25 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
       const result = await withSpooledUpload(request, CASE_CREATE_FILES, async (upload) => {
         const input = validUpload(parseCaseCreateFields(upload.fields, filer), upload);
         const companyId = await targetCompany(request, filer, input);
-        const categories = await legacyCategories(request, companyId);
+        const categories = await caseCategories(request.legacy, companyId);
         if (!categories.some((c) => c.caseCategoryId === input.categoryId)) {
           throw new ApiProblem('validation', { errors: { categoryId: FIELD_MESSAGES.categoryRequired } });
         }
-        const fields = legacyCaseFields(input, filer, companyId);
+        const fields = caseCreationFields(input, filer, companyId);
         // Read before filing: once the legacy holds the report, nothing may fail its reply.
-        const ackDays = await ackDaysOf(request, companyId);
+        const ackDays = await ackDaysOf(request.clocks, companyId);
         const fingerprint = submissionFingerprint(request.server.config.sessionSecret, {
-          path: LEGACY_PATHS[filer],
+          filer,
           fields,
           files: upload.files.map((f) => [f.field, f.name, f.sha256]),
         });
         const namespace = request.session ? `user:${request.session.user.id}` : 'guest';
         return runIdempotent<CaseCreatedReply>(
-          request,
+          request.idempotency,
           { scope: 'case', namespace, key, fingerprint },
           async () => {
-            const scrubbed = await scrubFiles(request, upload.files);
-            const { data, messages } = await postLegacyMultipart(request, {
-              name: `WBSCase.create.${filer}`,
-              path: LEGACY_PATHS[filer],
-              ...(filer === 'guest' ? { auth: null } : {}),
-              fields,
-              files: legacyFiles(scrubbed),
-              data: v.optional(v.nullable(v.object({ caseNumber: v.optional(v.string()) })), null),
-            });
-            const caseNumber = messages[1]?.trim() || data?.caseNumber || '';
+            const scrubbed = await scrubFiles(request.scrubbing, upload.files);
+            const { caseNumber, messages } = await fileCase(request.legacy, filer, fields, scrubbed);
             if (!CASE_NUMBER_PATTERN.test(caseNumber)) {
               throw new ApiProblem('legacy-bad-reply', { cause: 'no complaint number' });
             }

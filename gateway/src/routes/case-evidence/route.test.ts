@@ -126,6 +126,44 @@ describe('POST /tracking/attachments', () => {
     expect(await legacyNames()).toHaveLength(5);
   });
 
+  it('a double quote in a file name is shown as itself everywhere, and stays safe in headers', async () => {
+    const name = 'bukti "final" 100%.png';
+    // Serialised as a browser does (the test helper's FormData): `"` is written `%22` in the part header.
+    const body = await multipart(proof, [file(name, png)]);
+    expect(body.payload.toString('latin1')).toContain('filename="bukti %22final%22 100%.png"');
+    const added = await trackerAdd(t.app, proof, [file(name, png)]);
+    expect(added.statusCode, added.body).toBe(201);
+    const attachment = added.json().attachments.find((a: { name: string }) => a.name === name);
+    expect(attachment, added.body).toBeDefined();
+    expect(added.body).not.toContain('%22');
+    // The legacy keeps the form-data form it received, as from its own browser uploads.
+    expect(await legacyNames()).toContain('bukti %22final%22 100%.png');
+
+    const cookie = await signInAs(t.app, 2);
+    const { caseId } = await legacyTrack(t.legacy.apiUrl, baru.caseNumber, baru.password);
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/cases/${caseId}`,
+      headers: browser(cookie),
+    });
+    expect(detail.json().attachments.map((a: { name: string }) => a.name)).toContain(name);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/cases/${caseId}/attachments/${attachment.id}`,
+      headers: browser(cookie),
+    });
+    expect(download.statusCode).toBe(200);
+    // RFC 6266: an ASCII fallback without the quote, and the real name in RFC 5987 `filename*`.
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="bukti _final_ 100_.png"; filename*=UTF-8''bukti%20%22final%22%20100%25.png`,
+    );
+
+    // The same name again is the case's own: refused, the message naming the real name.
+    const again = await trackerAdd(t.app, proof, [file(name, png)]);
+    expect(again.statusCode).toBe(400);
+    expect(Object.values(again.json().errors)).toContain(`Lampiran ${name} telah dipilih`);
+  });
+
   it('without a service account the tracker’s Tambah Bukti is unavailable (503), with a clear text', async () => {
     const bare = await buildTestApp({ ...LIMITS, RATE_LIMIT_NAMESPACE: `test-evidence-${randomUUID()}` });
     try {

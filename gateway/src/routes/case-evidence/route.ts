@@ -22,31 +22,26 @@ import { type IdParams, idParams } from '@wbs/shared/api/common';
 import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import { addCaseAttachments } from '../../legacy/cases.ts';
 import type { LegacyAuth } from '../../legacy/client.ts';
-import { num } from '../../legacy/schemas.ts';
-import { withServiceAccount } from '../../legacy/service-account.ts';
+import { serviceAccount } from '../../legacy/service-account.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
-import { idempotencyKeyOf, runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
-import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
-import { fileMessages } from '../../uploads/policy.ts';
+import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
+import { fileMessages, shownFileName } from '../../uploads/policy.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
 import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { idempotencyKeyOf } from '../idempotency-key.ts';
 
 const TAGS = ['cases'];
 const IDEMPOTENCY_NOTE =
   'Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali ' +
   'dan menjawab sama; kunci yang sama dengan file lain: 409.';
-
-const legacyAttachments = v.array(
-  v.object({ attachmentId: num, attachmentName: v.optional(v.nullable(v.string()), null) }),
-);
 
 /** The case's files against the upload: the per-case total, and no name the case already has. */
 function checkAgainstCase(found: LegacyCase, upload: Upload): void {
@@ -59,7 +54,9 @@ function checkAgainstCase(found: LegacyCase, upload: Upload): void {
       errors: { attachments: fileMessages.tooMany(ATTACHMENTS_PER_CASE) },
     });
   }
-  const names = new Set(existing.map((a) => (a.attachmentName ?? '').toLowerCase()));
+  // The stored names in the form the legacy keeps them (form-data written), read as the real names the
+  // upload carries now.
+  const names = new Set(existing.map((a) => (shownFileName(a.attachmentName) ?? '').toLowerCase()));
   const errors: Record<string, string> = {};
   upload.files.forEach((file, index) => {
     if (names.has(file.name.toLowerCase()))
@@ -81,21 +78,19 @@ async function addToCase(
     files: upload.files.map((f) => [f.name, f.sha256]),
   });
   return runIdempotent<CaseAttachmentsReply>(
-    request,
+    request.idempotency,
     { scope: 'evidence', namespace: `case:${found.caseCompanyId}:${found.caseId}`, key, fingerprint },
     async () => {
       // Inside the once-only work: a retry whose files did arrive gets the first reply, not "duplicate".
       checkAgainstCase(found, upload);
-      const scrubbed = await scrubFiles(request, upload.files);
-      const { data, messages } = await withAuth((auth) =>
-        postLegacyMultipart(request, {
-          name: 'WBSCase.addAttachments',
-          path: '/WBSCase/Attachment',
-          ...(auth ? { auth } : {}),
-          fields: { CaseId: String(found.caseId), CaseCompanyId: String(found.caseCompanyId) },
-          files: scrubbed.map((file) => ({ field: 'attachments', file })),
-          data: legacyAttachments,
-        }),
+      const scrubbed = await scrubFiles(request.scrubbing, upload.files);
+      const { attachments, messages } = await withAuth((auth) =>
+        addCaseAttachments(
+          request.legacy,
+          { caseId: found.caseId, companyId: found.caseCompanyId },
+          scrubbed,
+          auth,
+        ),
       );
       audit(request, 'evidence-added', {
         resource: 'case',
@@ -104,7 +99,10 @@ async function addToCase(
       });
       return {
         message: messages[0] ?? '',
-        attachments: data.map((a) => ({ id: a.attachmentId, name: a.attachmentName ?? 'lampiran' })),
+        attachments: attachments.map((a) => ({
+          id: a.attachmentId,
+          name: shownFileName(a.attachmentName) ?? 'lampiran',
+        })),
       };
     },
   );
@@ -113,6 +111,7 @@ async function addToCase(
 export default async function caseEvidenceRoutes(app: FastifyInstance) {
   const flood = await floodLimiter(app, { name: 'case-evidence', ...app.config.caseLogs });
   const proveTracker = await trackerProof(app);
+  const service = serviceAccount(app.config.legacyService);
 
   app.post<{ Params: IdParams }>(
     '/cases/:id/attachments',
@@ -132,7 +131,7 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
     async (request, reply) => {
       await flood.consume(request, reply, idempotencyKeyOf(request));
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
-      const found = await loadCaseInScope(request, request.params.id);
+      const found = await loadCaseInScope(request.caller, request.params.id);
       const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
         validUpload({ ok: true, value: null }, upload);
         return addToCase(request, found, upload, (call) => call(undefined));
@@ -161,7 +160,7 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
       const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
         const proof = validUpload(parseTrackerEvidenceFields(upload.fields), upload);
         const found = await proveTracker(request, reply, 'tracking-evidence', proof);
-        return addToCase(request, found, upload, (call) => withServiceAccount(request, call));
+        return addToCase(request, found, upload, (call) => service.run(request.legacy, call));
       });
       return reply.code(201).send(result);
     },

@@ -1,8 +1,7 @@
 /** Authorization lines a case is routed to. */
 import { optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { caseLineSchema } from '../../legacy/schemas.ts';
+import { caseLines } from '../../legacy/reference.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -18,12 +17,7 @@ export default async function caseLineRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.legacy.reference('case-lines', {
-        name: 'CaseLine.list',
-        method: 'GET',
-        path: '/CaseLine',
-        data: v.array(caseLineSchema),
-      });
+      const data = await caseLines(request.legacy);
       return { items: data.map((c) => presentOption(c.caseLineId, c.caseLineName)) };
     },
   );

@@ -24,7 +24,8 @@ beforeEach(() => t.legacy.reset());
 const DEMO_PASSWORD = 'Lapor#2026!';
 /**
  * WBS-10000001: Baru, company 1, no line; WBS-10000002: Investigasi, company 1; WBS-10000003: Ditutup,
- * company 2. Status ids are the seeded legacy table's (decision #29): Baru 1 → Diterima 11 (order 2)
+ * company 2. Status ids are the seeded legacy table's (docs/product/handling.md#case-workflow): Baru 1 →
+ * Diterima 11 (order 2)
  * → Verifikasi 12 (3) | Ditolak 13 (3.2, final) → Investigasi 14 (4) → … → Ditutup 21 (11, final).
  */
 const S = { ...SEED_STATUS, VERIFICATION: 12, CLARIFICATION: 15, EVIDENCE: 16 } as const;

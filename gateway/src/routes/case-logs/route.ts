@@ -20,20 +20,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
-import { ignored } from '../../legacy/schemas.ts';
+import { addCaseLog } from '../../legacy/cases.ts';
+import { caseStatusTable } from '../../legacy/reference.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { routeSchema } from '../../schema.ts';
-import { postLegacyMultipart } from '../../uploads/legacy-upload.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
 import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
-import { loadStatusTable } from '../case-statuses/table.ts';
 
 type Params = v.InferOutput<typeof idParams>;
 
 async function statusChoices(request: FastifyRequest, currentStatusId: number) {
-  const table = await loadStatusTable(request);
+  const table = await caseStatusTable(request.legacy);
   return new Set(nextStatusChoices(table, currentStatusId).map((s) => s.id));
 }
 
@@ -64,7 +63,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
     async (request, reply) => {
       await flood.consume(request, reply);
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
-      const legacyCase = await loadCaseInScope(request, request.params.id);
+      const legacyCase = await loadCaseInScope(request.caller, request.params.id);
       const currentStatusId = legacyCase.caseCaseStatusId ?? 1;
       const needsLine = requiresCaseLine(currentStatusId);
       const companyStaff = request.session?.user.userTypeId === USER_TYPES.COMPANY_STAFF;
@@ -83,28 +82,23 @@ export default async function caseLogRoutes(app: FastifyInstance) {
         if (companyStaff && lineId !== null && lineId !== fixedLine) {
           throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
         }
-        const files = (await scrubFiles(request, upload.files)).map((file) => ({
-          field: 'Attachment',
-          file,
-        }));
-        const { messages } = await postLegacyMultipart(request, {
-          name: 'WBSCase.caseLog',
-          path: '/WBSCase/CaseLog',
-          fields: {
-            caseId: String(legacyCase.caseId),
-            caseCompanyId: String(legacyCase.caseCompanyId),
-            messageLog: input.message,
-            caseCaseLineId: lineId === null ? 'null' : String(lineId),
-            caseCaseStatusId: String(input.statusId),
+        const [attachment = null] = await scrubFiles(request.scrubbing, upload.files);
+        const messages = await addCaseLog(
+          request.legacy,
+          {
+            caseId: legacyCase.caseId,
+            companyId: legacyCase.caseCompanyId,
+            message: input.message,
+            caseLineId: lineId,
+            statusId: input.statusId,
           },
-          files,
-          data: ignored,
-        });
+          attachment,
+        );
         audit(request, 'case-log-created', {
           resource: 'case',
           resourceId: legacyCase.caseId,
           statusId: input.statusId,
-          attachment: files.length > 0,
+          attachment: attachment !== null,
         });
         return messages[0] ?? '';
       });

@@ -1,8 +1,8 @@
 /** Case statuses, sorted by order (no paging), each marked open or final. */
 import { caseStatusesReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
+import { caseStatusTable } from '../../legacy/reference.ts';
 import { routeSchema } from '../../schema.ts';
-import { loadStatusTable } from './table.ts';
 
 export default async function caseStatusRoutes(app: FastifyInstance) {
   app.get(
@@ -16,6 +16,6 @@ export default async function caseStatusRoutes(app: FastifyInstance) {
         response: { 200: caseStatusesReply },
       }),
     },
-    async (request) => ({ items: await loadStatusTable(request) }),
+    async (request) => ({ items: await caseStatusTable(request.legacy) }),
   );
 }

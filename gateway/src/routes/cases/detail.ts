@@ -30,14 +30,14 @@ export function caseDetailRoutes(app: FastifyInstance, tags: string[]) {
       }),
     },
     async (request) => {
-      const found = await loadCaseInScope(request, request.params.id);
+      const found = await loadCaseInScope(request.caller, request.params.id);
       // Who read which report is part of the reporter's protection: every read is on record.
       audit(request, 'case-read', { resource: 'case', resourceId: found.caseId });
       const audience = audienceOf(subjectOf(request));
       // Independent reads (the legacy's pelapor record, the store's clock facts): side by side.
       const [hidden, handling] = await Promise.all([
-        audience.handler ? pelaporHidesIdentity(request, found) : false,
-        clockOfCase(request, found),
+        audience.handler ? pelaporHidesIdentity(request.caller, found) : false,
+        clockOfCase(request.clocks, found),
       ]);
       const detail = presentCaseDetail(found, audience, hidden, handling);
       if (showsIdentity(detail)) await recordIdentityRead(request, found, 'case-read');

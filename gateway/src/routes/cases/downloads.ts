@@ -5,25 +5,22 @@
  */
 import { caseAttachmentParams, caseLogParams } from '@wbs/shared/api/cases';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
 import type * as v from 'valibot';
-import { seg } from '../../legacy/client.ts';
+import { attachmentDownload, logAttachmentDownload } from '../../legacy/cases.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { outOfScope } from '../../policies/scope.ts';
+import { shownFileName } from '../../uploads/policy.ts';
 import { downloadSchema, sendDownload } from './files.ts';
 
 /** Streams one legacy file of a case already loaded in scope, with its audit line. */
 async function streamCaseFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { call: string; path: string; resource: string; resourceId: number; caseId: number; name: string },
+  upstream: Dispatcher.ResponseData,
+  file: { resource: string; resourceId: number; caseId: number; name: string },
 ) {
-  const upstream = await request.legacy.stream({
-    name: file.call,
-    method: 'GET',
-    path: file.path,
-    headers: { accept: '*/*' },
-  });
   audit(request, 'download', { resource: file.resource, resourceId: file.resourceId, caseId: file.caseId });
   return sendDownload(reply, upstream, file.name);
 }
@@ -37,16 +34,15 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
     },
     async (request, reply) => {
       const { id, attachmentId } = request.params;
-      const found = await loadCaseInScope(request, id);
+      const found = await loadCaseInScope(request.caller, id);
       const attachment = (found.attachments ?? []).find((a) => a.attachmentId === attachmentId);
-      if (!attachment) throw outOfScope(request, 'case-attachment', attachmentId);
-      return streamCaseFile(request, reply, {
-        call: 'WBSCase.downloadAttachment',
-        path: `/WBSCase/DownloadAttachement/${seg(found.caseCompanyId)}/${seg(attachmentId)}`,
+      if (!attachment) throw outOfScope(request.caller, 'case-attachment', attachmentId);
+      const upstream = await attachmentDownload(request.legacy, found.caseCompanyId, attachmentId);
+      return streamCaseFile(request, reply, upstream, {
         resource: 'case-attachment',
         resourceId: attachmentId,
         caseId: found.caseId,
-        name: attachment.attachmentName ?? 'lampiran',
+        name: shownFileName(attachment.attachmentName) ?? 'lampiran',
       });
     },
   );
@@ -59,17 +55,16 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
     },
     async (request, reply) => {
       const { id, logId } = request.params;
-      const found = await loadCaseInScope(request, id);
+      const found = await loadCaseInScope(request.caller, id);
       const log = (found.caselogs ?? []).find((l) => l.caseLogId === logId);
       const name = log?.caseLogAttachmentName ?? log?.caseLogAttachmentFile;
-      if (!log || !name) throw outOfScope(request, 'case-log-attachment', logId);
-      return streamCaseFile(request, reply, {
-        call: 'WBSCase.downloadLogAttachment',
-        path: `/WBSCase/DownloadCaseLogAttachement/${seg(found.caseCompanyId)}/${seg(logId)}`,
+      if (!log || !name) throw outOfScope(request.caller, 'case-log-attachment', logId);
+      const upstream = await logAttachmentDownload(request.legacy, found.caseCompanyId, logId);
+      return streamCaseFile(request, reply, upstream, {
         resource: 'case-log-attachment',
         resourceId: logId,
         caseId: found.caseId,
-        name,
+        name: shownFileName(name) ?? 'lampiran',
       });
     },
   );

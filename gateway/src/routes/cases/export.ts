@@ -1,6 +1,7 @@
 /**
  * POST /cases/export: the legacy Excel export of the caller's scope, rewritten by the export presenter
- * (no reporter identity, real date cells, no formulas; decision #80). The legacy's file is spooled to a
+ * (no reporter identity, real date cells, no formulas;
+ * docs/adr/0013-excel-export-rewritten-by-the-gateway.md). The legacy's file is spooled to a
  * private folder, rewritten there and only then sent: a workbook that turns out damaged halfway is a
  * clean 502, never a truncated download.
  */
@@ -13,13 +14,13 @@ import { pipeline } from 'node:stream/promises';
 import { type CaseExportRequest, caseExportRequest } from '@wbs/shared/api/cases';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
+import { caseFilters, exportDownload } from '../../legacy/cases.ts';
 import { transportProblem } from '../../legacy/client.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope } from '../../policies/scope.ts';
 import { presentExportWorkbook, UnreadableWorkbook } from '../../presenters/export-workbook.ts';
-import { spoolPrefix } from '../../uploads/plugin.ts';
+import { spoolPrefix } from '../../uploads/spool-dirs.ts';
 import { downloadSchema, legacyFileName, sendFile } from './files.ts';
-import { legacyCaseFilters } from './list.ts';
 import { caseEndpointsOf } from './scope.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -62,18 +63,12 @@ export function caseExportRoutes(app: FastifyInstance, tags: string[]) {
       const body = request.body;
       const target = (await caseEndpointsOf(request, body.companyId)).export;
       // The policy already keeps out whoever has no export; this only satisfies the type.
-      if (!target) throw outOfScope(request, 'case-export', null);
+      if (!target) throw outOfScope(request.caller, 'case-export', null);
       const dir = await mkdtemp(spoolPrefix());
       let file: { stream: Readable; size: number };
       let name: string | null;
       try {
-        const upstream = await request.legacy.stream({
-          name: target.name,
-          method: 'POST',
-          path: target.path,
-          headers: { accept: '*/*', 'content-type': 'application/json' },
-          body: JSON.stringify({ ...legacyCaseFilters(body), ...target.scope }),
-        });
+        const upstream = await exportDownload(request.legacy, target, caseFilters(body));
         name = legacyFileName(upstream.headers['content-disposition']);
         const legacyPath = join(dir, 'legacy.xlsx');
         const exportPath = join(dir, 'export.xlsx');

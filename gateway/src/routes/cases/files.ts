@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { type RouteSchemaInput, routeSchema } from '../../schema.ts';
-import { MIME } from '../../uploads/legacy-upload.ts';
+import { MIME } from '../../uploads/mime.ts';
 import { cleanFileName } from '../../uploads/policy.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;

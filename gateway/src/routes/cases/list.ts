@@ -1,51 +1,28 @@
 /** POST /cases/search: the server-side case list of the caller's scope, filtered and paged by the legacy. */
-import {
-  type CaseSearchRequest,
-  type CaseSortField,
-  caseListReply,
-  caseSearchRequest,
-} from '@wbs/shared/api/cases';
-import { toLegacyRange } from '@wbs/shared/dates';
+import { type CaseSearchRequest, caseListReply, caseSearchRequest } from '@wbs/shared/api/cases';
+import { can } from '@wbs/shared/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { overdueOf, type TableRef, walkCaseTable } from '../../clocks/overdue.ts';
+import { overdueOf } from '../../clocks/overdue.ts';
 import { clocksOfRows } from '../../clocks/service.ts';
-import { caseRowSchema } from '../../legacy/case-schemas.ts';
+import { type CaseTable, caseFilters, caseOrder, casePage, walkCaseTable } from '../../legacy/cases.ts';
 import { type Paging, pageReply, paging } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
+import { subjectOf } from '../../policies/plugin.ts';
 import { scopeOf } from '../../policies/scope.ts';
-import { presentCaseRow } from '../../presenters/cases.ts';
+import { presentCaseListRow } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
 import { caseEndpointsOf } from './scope.ts';
 
-/** Our sort keys → the legacy case-table column names. */
-const LEGACY_COLUMNS: Record<CaseSortField, string> = {
-  createdAt: 'caseCreated',
-  number: 'caseNumber',
-  categoryName: 'caseCaseCategory',
-  caseLineName: 'caseCaseLine',
-  status: 'caseCaseStatus',
-  companyName: 'caseCompany',
-};
-
-type Filters = Pick<CaseSearchRequest, 'from' | 'to' | 'number' | 'categoryId' | 'caseLineId' | 'statusId'>;
-
-/** The filters of the case tables and exports, as the legacy names them (absent = no filter). */
-export function legacyCaseFilters(f: Filters) {
-  return {
-    rangeDate: toLegacyRange(f.from, f.to),
-    caseNumber: f.number || undefined,
-    caseCaseCategoryId: f.categoryId,
-    caseCaseLineId: f.caseLineId,
-    caseCaseStatusId: f.statusId,
-  };
+/**
+ * The unread marks of the rows shown: read with the clocks' inputs from the very rows the list shows,
+ * so they follow its scope exactly; handlers only (null for other readers, and when the store failed).
+ */
+function marksFor(request: FastifyRequest, unread: Map<number, number> | null): Map<number, number> | null {
+  return can(subjectOf(request), 'case-messages:marks') ? unread : null;
 }
 
-function legacyOrder(sort: CaseSearchRequest['sort']) {
-  const value = sort ?? '-createdAt';
-  const descending = value.startsWith('-');
-  const field = (descending ? value.slice(1) : value) as CaseSortField;
-  return [{ column: LEGACY_COLUMNS[field], dir: descending ? 'desc' : 'asc' }];
-}
+const unreadOf = (marks: Map<number, number> | null, caseId: number) =>
+  marks === null ? null : (marks.get(caseId) ?? 0);
 
 /**
  * The "Terlambat" filter: the legacy cannot filter by a clock, so the whole filtered table is walked
@@ -54,28 +31,30 @@ function legacyOrder(sort: CaseSearchRequest['sort']) {
 async function overdueList(
   request: FastifyRequest,
   companyId: number,
-  table: TableRef,
+  table: CaseTable,
   q: CaseSearchRequest,
   p: Paging,
 ) {
   const walk = await walkCaseTable(
-    request,
-    companyId,
+    request.legacy,
     table,
-    { search: p.search ? { value: p.search } : undefined, ...legacyCaseFilters(q) },
-    legacyOrder(q.sort),
+    companyId,
+    { search: p.search ? { value: p.search } : undefined, ...caseFilters(q) },
+    caseOrder(q.sort),
   );
   if (!walk.complete)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter read a partial table');
-  const { overdue, partial } = await overdueOf(request, companyId, walk.rows);
+  const { overdue, partial, unread } = await overdueOf(request.clocks, companyId, walk.rows);
   if (partial)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter over rows not all read yet');
-  if (scopeOf(request).kind === 'all') {
+  if (scopeOf(request.caller).kind === 'all') {
     audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: overdue.length });
   }
   const start = (p.page - 1) * p.pageSize;
+  const shown = overdue.slice(start, start + p.pageSize);
+  const marks = marksFor(request, unread);
   return {
-    items: overdue.slice(start, start + p.pageSize).map(({ row, clock }) => presentCaseRow(row, clock)),
+    items: shown.map(({ row, clock }) => presentCaseListRow(row, clock, unreadOf(marks, row.caseId))),
     total: overdue.length,
     page: p.page,
     pageSize: p.pageSize,
@@ -94,7 +73,9 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
           '`number` filter is a complaint number, which must never appear in a URL (proxy and access logs). ' +
           'The table follows the session: company admin → the company, analyst → its line and new ' +
           'cases, partner users → one company of the partner (`companyId` required), administrator (type 1, read ' +
-          'only) → one company of the group (`companyId` required), pelapor → own cases.',
+          'only) → one company of the group (`companyId` required), pelapor → own cases. For handlers (types ' +
+          '2–5) each row carries `unreadFromReporter`, the reporter messages no handler has read yet; other ' +
+          'readers get null.',
         tags,
         body: caseSearchRequest,
         response: { 200: caseListReply },
@@ -105,19 +86,12 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
       const { companyId, table } = await caseEndpointsOf(request, q.companyId);
       const p = paging(q);
       if (q.overdue) return overdueList(request, companyId, table, q, p);
-      const result = await request.legacy.table({
-        name: table.name,
-        method: 'POST',
-        path: table.path,
-        json: {
-          draw: 1,
-          start: (p.page - 1) * p.pageSize,
-          length: p.pageSize,
-          search: p.search ? { value: p.search } : undefined,
-          order: legacyOrder(q.sort),
-          ...legacyCaseFilters(q),
-        },
-        row: caseRowSchema,
+      const result = await casePage(request.legacy, table, {
+        start: (p.page - 1) * p.pageSize,
+        length: p.pageSize,
+        search: p.search ? { value: p.search } : undefined,
+        order: caseOrder(q.sort),
+        filters: caseFilters(q),
       });
       // A second fence: the legacy chose the rows by our path, but a row of another company never leaves.
       const foreign = result.rows.filter((row) => row.caseCompanyId !== companyId).length;
@@ -128,20 +102,21 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
         );
       }
       const rows = result.rows.filter((row) => row.caseCompanyId === companyId);
-      const clocks = await clocksOfRows(request, companyId, rows).then(
-        (result) => result.clocks,
-        (error: Error) => {
-          // The list is still served, without its deadline column.
-          request.log.error({ err: { message: error.message } }, 'clocks: list without clocks');
-          return null;
-        },
-      );
+      const read = await clocksOfRows(request.clocks, companyId, rows).catch((error: Error) => {
+        // The list is still served, without its deadline column and marks.
+        request.log.error({ err: { message: error.message } }, 'clocks: list without clocks');
+        return null;
+      });
+      const clocks = read?.clocks ?? null;
+      const marks = marksFor(request, read?.unread ?? null);
       // The administrator reads across the group's companies without handling them: each list read
-      // is on record too, not only its detail reads (decision #37).
-      if (scopeOf(request).kind === 'all') {
+      // is on record too, not only its detail reads (docs/product/roles-and-screens.md#administrator).
+      if (scopeOf(request.caller).kind === 'all') {
         audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: rows.length });
       }
-      return pageReply(p, { ...result, rows }, (row) => presentCaseRow(row, clocks?.get(row.caseId) ?? null));
+      return pageReply(p, { ...result, rows }, (row) =>
+        presentCaseListRow(row, clocks?.get(row.caseId) ?? null, unreadOf(marks, row.caseId)),
+      );
     },
   );
 }

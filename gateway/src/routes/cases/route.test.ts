@@ -1,6 +1,7 @@
 import { SEED_STATUS } from '@wbs/legacy-sim';
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_FORMAT, IDENTITY_WITHHELD_NOTE } from '../../presenters/export-workbook.ts';
@@ -187,9 +188,17 @@ describe('POST /cases/search (list by session scope)', () => {
   });
 
   it('validates the date range in Indonesian (to not after today, from not after to, both required)', async () => {
-    const future = await search('admin.kahuripan', { from: FROM, to: '2999-01-01' });
+    // Within the days the API accepts (docs/product/handling.md#dates) but after today.
+    const future = await search('admin.kahuripan', { from: FROM, to: '2099-12-31' });
     expect(future.statusCode).toBe(400);
     expect(future.json().errors).toEqual({ to: 'Tanggal tidak boleh melebihi hari ini' });
+    // Outside them: the range's own message, and the reason as the problem's detail.
+    const beyond = await search('admin.kahuripan', { from: FROM, to: '2999-01-01' });
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.json()).toMatchObject({
+      errors: { to: 'Tanggal harus di antara 01/01/2000 dan 31/12/2099' },
+      detail: PROBLEM_MESSAGES.dateOutOfRange,
+    });
 
     const reversed = await search('admin.kahuripan', { from: TO, to: '2024-01-01' });
     expect(reversed.statusCode).toBe(400);
@@ -593,7 +602,7 @@ describe('POST /cases/export', () => {
   it('is refused to analysts without the privileged role and to the pelapor', async () => {
     expect((await exportAs('analis.spi', { from: FROM, to: TO })).statusCode).toBe(403);
     expect((await exportAs('pelapor', { from: FROM, to: TO })).statusCode).toBe(403);
-    const future = await exportAs('admin.kahuripan', { from: FROM, to: '2999-12-31' });
+    const future = await exportAs('admin.kahuripan', { from: FROM, to: '2099-12-31' });
     expect(future.statusCode).toBe(400);
     expect(future.json().errors).toEqual({ to: 'Tanggal tidak boleh melebihi hari ini' });
   });

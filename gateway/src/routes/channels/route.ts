@@ -1,8 +1,7 @@
 /** Complaint channels (desktop, e-mail, phone, WhatsApp). */
 import { optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { channelSchema } from '../../legacy/schemas.ts';
+import { channels } from '../../legacy/reference.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -18,12 +17,7 @@ export default async function channelRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.legacy.reference('channels', {
-        name: 'Channel.list',
-        method: 'GET',
-        path: '/channel/',
-        data: v.array(channelSchema),
-      });
+      const data = await channels(request.legacy);
       return { items: data.map((c) => presentOption(c.channelId, c.channelName)) };
     },
   );

@@ -1,14 +1,14 @@
 /**
- * Anonymity as the labels say (issue 8 §7): hidden reporters' contact details reach handlers masked,
+ * Anonymity as the labels say: hidden reporters' contact details reach handlers masked,
  * may be revealed with a stated reason (an audit event), and the pelapor's "Sembunyikan identitas"
  * hides its identity from handlers on all of its cases.
  */
 import type { CaseDetail, CaseListItem } from '@wbs/shared/api/cases';
 import { latestIndonesianToday } from '@wbs/shared/api/cases';
-import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import type { Caller } from '../../policies/caller.ts';
 import { pelaporHidesIdentity } from '../../policies/reporter-privacy.ts';
 import { maskEmail, maskPhone } from '../../presenters/contact-mask.ts';
 import {
@@ -206,7 +206,7 @@ describe('POST /cases/{id}/contact-reveal', () => {
     expect(res.body).not.toContain('@mail.example.id');
   });
 
-  it('requires a reason of 10 to 500 characters, with Indonesian messages', async () => {
+  it('requires a reason of 10 to 500 characters with words in it, with Indonesian messages', async () => {
     const url = `/cases/${anonymousCase.id}/contact-reveal`;
     const cases: [object, string][] = [
       [{}, 'Alasan wajib diisi'],
@@ -214,6 +214,8 @@ describe('POST /cases/{id}/contact-reveal', () => {
       [{ reason: '          ' }, 'Alasan wajib diisi'],
       [{ reason: 'singkat' }, 'Alasan minimal 10 karakter'],
       [{ reason: 'x'.repeat(501) }, 'Maksimal 500 Karakter'],
+      [{ reason: '\u200B'.repeat(12) }, 'Alasan wajib diisi'],
+      [{ reason: '!!!!!!!!!!!!' }, 'Alasan harus berisi minimal 2 kata dengan total minimal 10 huruf'],
       [{ reason: 42 }, 'Alasan wajib diisi'],
     ];
     for (const [body, message] of cases) {
@@ -261,7 +263,8 @@ describe('"Sembunyikan identitas" of the signed-in pelapor', () => {
           expect(res.body).not.toContain(clear.caseWhistleblowerEmail);
         }
       }
-      // The pelapor itself still sees its own report as it filed it (bar its name, decision 13).
+      // The pelapor itself still sees its own report as it filed it (bar its name,
+      // docs/product/privacy.md#identity-and-privacy).
       const own = (await get('pelapor', `/cases/${identifiedPelaporCase.id}`)).json() as CaseDetail;
       expect(own.reporter).toMatchObject({ identityHidden: false, contactMasked: false });
       expect(own.reporter.address).toBe(identifiedPelaporCase.reporter.address);
@@ -281,7 +284,7 @@ describe('"Sembunyikan identitas" of the signed-in pelapor', () => {
         },
       },
       log: { warn: (...args: unknown[]) => warnings.push(args) },
-    } as unknown as FastifyRequest;
+    } as unknown as Caller;
     const legacyCase = { caseWhistleblowerId: 1, caseCompanyId: 1 } as LegacyCase;
     expect(await pelaporHidesIdentity(failing, legacyCase)).toBe(true);
     expect(warnings).toHaveLength(1);
@@ -299,15 +302,49 @@ describe('reveal limits', () => {
         own.app.inject({
           method: 'POST',
           url: `/api/v1/cases/${anonymousCase.id}/contact-reveal`,
-          headers: browser(c),
+          headers: { ...browser(c), 'user-agent': 'UA-marker/1.0' },
+          remoteAddress: '203.0.113.9',
           payload: { reason: 'Klarifikasi bukti laporan' },
         });
       for (let i = 0; i < REVEAL_LIMITS.maxPerClient; i++)
         expect((await reveal(cookie)).statusCode).toBe(200);
+      expect(await own.app.telemetry.registry.metrics()).not.toContain(
+        'wbs_contact_reveal_limit_hits_total{',
+      );
+      const before = own.logs.length;
       const limited = await reveal(cookie);
       expect(limited.statusCode).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.body).not.toContain('@');
+      // An alert: one warn line naming the handler and the limit, nothing of the case, the reporter,
+      // the reason or the caller's address and agent; and a counter to page on.
+      const warnings = own.logs.slice(before).filter((l) => (l.level as number) >= 40);
+      expect(warnings).toHaveLength(1);
+      const [alert] = warnings;
+      expect(alert).toMatchObject({
+        level: 40,
+        msg: 'contact reveal limit reached',
+        alert: 'contact-reveal-limit',
+        limit: 'per-user',
+        userId: expect.any(Number),
+        userType: 2,
+      });
+      const text = JSON.stringify(alert);
+      for (const absent of [
+        String(anonymousCase.id),
+        anonymousCase.number,
+        'Klarifikasi',
+        '203.0.113.9',
+        'UA-marker',
+      ]) {
+        expect(text).not.toContain(absent);
+      }
+      expect(Object.keys(alert!).sort()).toEqual(
+        ['alert', 'hostname', 'level', 'limit', 'msg', 'pid', 'reqId', 'time', 'userId', 'userType'].sort(),
+      );
+      expect(await own.app.telemetry.registry.metrics()).toContain(
+        'wbs_contact_reveal_limit_hits_total{user_type="2",limit="per-user"} 1',
+      );
       const other = await signIn(own.app, 'holding', demoAccount('holding').password);
       expect((await reveal(other)).statusCode).toBe(200);
     } finally {

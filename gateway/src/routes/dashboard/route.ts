@@ -21,16 +21,16 @@ import {
 import { toLegacyRange } from '@wbs/shared/dates';
 import { wibToday } from '@wbs/shared/handling-clock';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type * as v from 'valibot';
-import { overdueOf, walkCaseTable } from '../../clocks/overdue.ts';
+import { LRUCache } from 'lru-cache';
+import { overdueOf } from '../../clocks/overdue.ts';
 import { ApiProblem } from '../../errors.ts';
+import { walkCaseTable } from '../../legacy/cases.ts';
 import {
-  categorySummarySchema,
-  companySummarySchema,
-  openCasesSchema,
-  partnerSummarySchema,
-  statusSummarySchema,
-} from '../../legacy/dashboard-schemas.ts';
+  companySummary,
+  type DashboardTarget,
+  openCaseCounts,
+  partnerCompanyCounts,
+} from '../../legacy/dashboards.ts';
 import { companyInScope, outOfScope, partnerCompanies, scopeOf } from '../../policies/scope.ts';
 import { presentCompanies, presentOpenCases, presentSummary } from '../../presenters/dashboard.ts';
 import { routeSchema } from '../../schema.ts';
@@ -39,71 +39,63 @@ import { caseEndpointsOf } from '../cases/scope.ts';
 const tags = ['dashboard'];
 const policy = 'dashboard:read' as const;
 
-/** Whose dashboard is read: which legacy endpoint family answers, and for which company. */
-type Target =
-  | { kind: 'company'; companyId: number }
-  | { kind: 'partner'; partnerId: number; companyId: number };
-
 /** The caller's own partner; company users asking for the partner overview are out of scope. */
 function partnerOf(request: FastifyRequest): number {
-  const scope = scopeOf(request);
-  if (scope.kind !== 'partner') throw outOfScope(request, 'partner-dashboard', null);
+  const scope = scopeOf(request.caller);
+  if (scope.kind !== 'partner') throw outOfScope(request.caller, 'partner-dashboard', null);
   return scope.partnerId;
 }
 
 /** The company whose dashboard the caller reads, and which legacy endpoint family answers for it. */
-async function targetOf(request: FastifyRequest, requested: number | undefined): Promise<Target> {
-  const companyId = await companyInScope(request, requested);
-  const scope = scopeOf(request);
+async function targetOf(request: FastifyRequest, requested: number | undefined): Promise<DashboardTarget> {
+  const companyId = await companyInScope(request.caller, requested);
+  const scope = scopeOf(request.caller);
   return scope.kind === 'partner'
     ? { kind: 'partner', partnerId: scope.partnerId, companyId }
     : { kind: 'company', companyId };
 }
 
-/** Company users are answered from the company endpoints, partner users from the partner ones. */
-const familyOf = (target: Target) => (target.kind === 'company' ? 'CompanyDashboard' : 'PartnerDashboard');
-
 /** How long one table's overdue count is reused (a dashboard is opened often, the walk is not cheap). */
 const OVERDUE_CACHE_MS = 30_000;
 const OVERDUE_CACHE_MAX = 1_000;
 type OverdueCount = DashboardOverdueReply['companies'][number];
+/** Counts by table and day; a miss walks the table (its walk is the fetch context), concurrent misses share it. */
+type OverdueCache = LRUCache<string, OverdueCount, () => Promise<OverdueCount>>;
 
 /** Overdue count of one company's table as the caller sees it (the table path holds the whole scope). */
 async function overdueCountOf(
   request: FastifyRequest,
-  cache: Map<string, { until: number; count: Promise<OverdueCount> }>,
+  cache: OverdueCache,
   companyId: number,
   companyName: string | null,
 ): Promise<OverdueCount> {
   const { table } = await caseEndpointsOf(request, companyId);
   const key = `${table.path}|${wibToday()}`;
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.count;
-  const count = (async () => {
+  const walkCount = async (): Promise<OverdueCount> => {
     const walk = await walkCaseTable(
-      request,
-      companyId,
+      request.legacy,
       table,
+      companyId,
       { rangeDate: toLegacyRange('2000-01-01', wibToday()) },
       [{ column: 'caseCreated', dir: 'asc' }],
     );
-    const { overdue, partial } = await overdueOf(request, companyId, walk.rows);
+    const { overdue, partial } = await overdueOf(request.clocks, companyId, walk.rows);
     return {
       companyId,
       companyName: companyName ?? walk.rows[0]?.caseCompany?.companyName ?? null,
       overdue: overdue.length,
       complete: walk.complete && !partial,
     };
-  })();
-  if (cache.size >= OVERDUE_CACHE_MAX) cache.clear();
-  cache.set(key, { until: now + OVERDUE_CACHE_MS, count });
-  count.catch(() => cache.delete(key));
-  return count;
+  };
+  return (await cache.fetch(key, { context: walkCount })) as OverdueCount;
 }
 
 export default async function dashboardRoutes(app: FastifyInstance) {
-  const overdueCache = new Map<string, { until: number; count: Promise<OverdueCount> }>();
+  const overdueCache: OverdueCache = new LRUCache({
+    max: OVERDUE_CACHE_MAX,
+    ttl: OVERDUE_CACHE_MS,
+    fetchMethod: (_key, _stale, { context }) => context(),
+  });
 
   app.get(
     '/dashboard/overdue',
@@ -121,14 +113,14 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(request.caller);
       const companies =
         scope.kind === 'partner'
-          ? (await partnerCompanies(request, scope.partnerId)).map((c) => ({
+          ? (await partnerCompanies(request.caller, scope.partnerId)).map((c) => ({
               id: c.companyId,
               name: c.companyName as string | null,
             }))
-          : [{ id: await companyInScope(request, undefined), name: null }];
+          : [{ id: await companyInScope(request.caller, undefined), name: null }];
       const counts = [];
       // One company after the other: a partner's walk must not flood the legacy.
       for (const company of companies) {
@@ -155,14 +147,10 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     async (request) => {
       const partnerId = partnerOf(request);
       const { from, to } = request.query;
-      const { data } = await request.legacy.call({
-        name: 'PartnerDashboard.Summary',
-        method: 'GET',
-        path: '/PartnerDashboard/Summary',
-        query: { partnerId, companyId: 0, DatePeriodRange: toLegacyRange(from, to) },
-        data: partnerSummarySchema,
-      });
-      return presentCompanies({ from, to }, data);
+      return presentCompanies(
+        { from, to },
+        await partnerCompanyCounts(request.legacy, partnerId, { from, to }),
+      );
     },
   );
 
@@ -184,28 +172,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     async (request) => {
       const { from, to, companyId } = request.query;
       const target = await targetOf(request, companyId);
-      const DatePeriodRange = toLegacyRange(from, to);
-      const family = familyOf(target);
-      const query =
-        target.kind === 'company'
-          ? { companyId: target.companyId, DatePeriodRange }
-          : { partnerId: target.partnerId, companyId: target.companyId, DatePeriodRange };
-      const summary = <T>(call: string, data: v.GenericSchema<unknown, T>) =>
-        request.legacy
-          .call({ name: `${family}.${call}`, method: 'GET', path: `/${family}/${call}`, query, data })
-          .then((reply) => reply.data);
-      // The company's own summary: one row of the company family, its row of the partner's list.
-      const ownRow =
-        target.kind === 'company'
-          ? summary('Summary', companySummarySchema)
-          : summary('Summary', partnerSummarySchema).then((rows) =>
-              rows.find((row) => row.companyId === target.companyId),
-            );
-      const [company, statuses, categories] = await Promise.all([
-        ownRow,
-        summary('SummaryStatus', statusSummarySchema),
-        summary('SummaryCategory', categorySummarySchema),
-      ]);
+      const { company, statuses, categories } = await companySummary(request.legacy, target, { from, to });
       // In scope (checked above) yet unknown to the partner summary: the legacy no longer has it.
       if (!company) throw new ApiProblem('not-found');
       return presentSummary({ range: { from, to }, company, statuses, categories });
@@ -228,16 +195,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const target = await targetOf(request, request.query.companyId);
-      const family = familyOf(target);
-      // The legacy open-case calls take only companyId (spec section 7).
-      const { data } = await request.legacy.call({
-        name: `${family}.SummaryOpenCases`,
-        method: 'GET',
-        path: `/${family}/SummaryOpenCases`,
-        query: { companyId: target.companyId },
-        data: openCasesSchema,
-      });
-      return presentOpenCases(target.companyId, data);
+      return presentOpenCases(target.companyId, await openCaseCounts(request.legacy, target));
     },
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Handling deadlines per company (issue 12, docs/decisions.md #137): the group default comes from the
+ * Handling deadlines per company (docs/product/handling.md#handling-clocks): the group default comes from the
  * configuration (HANDLING_ACK_DAYS, HANDLING_FEEDBACK_MONTHS); the administrator (type 1) may give a
  * company its own. A change applies to reports the gateway sees from then on: a date already promised
  * to a reporter does not move. Company admins (type 2) and partners (type 3) read theirs.
@@ -13,11 +13,9 @@ import {
 import { type IdParams, idParams, messageReply } from '@wbs/shared/api/common';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
 import { forgetCompanyDeadlines } from '../../clocks/service.ts';
 import { deadlinesOf, removeDeadlines, saveDeadlines } from '../../clocks/store.ts';
-import { seg } from '../../legacy/client.ts';
-import { companyOptionSchema } from '../../legacy/schemas.ts';
+import { companyOptions } from '../../legacy/masters.ts';
 import { type CompanyOption, outOfScope, partnerCompanies, scopeOf } from '../../policies/scope.ts';
 import { routeSchema } from '../../schema.ts';
 import { storeCall } from '../../store/plugin.ts';
@@ -26,22 +24,17 @@ const tags = ['handling-deadlines'];
 
 /** The companies the caller may see the deadlines of (type 1: the whole group). */
 async function companiesInScope(request: FastifyRequest): Promise<CompanyOption[]> {
-  const scope = scopeOf(request);
-  if (scope.kind === 'partner') return partnerCompanies(request, scope.partnerId);
-  if (scope.kind !== 'all' && scope.kind !== 'company') throw outOfScope(request, 'company', null);
+  const scope = scopeOf(request.caller);
+  if (scope.kind === 'partner') return partnerCompanies(request.caller, scope.partnerId);
+  if (scope.kind !== 'all' && scope.kind !== 'company') throw outOfScope(request.caller, 'company', null);
   // Partner id 0 lists every company of the group (as GET /companies/options does for type 1).
-  const { data } = await request.legacy.call({
-    name: 'CompanyMaster.dropdown',
-    method: 'GET',
-    path: `/CompanyMaster/Dropdown/${seg(0)}`,
-    data: v.array(companyOptionSchema),
-  });
+  const data = await companyOptions(request.legacy, 0);
   return scope.kind === 'all' ? data : data.filter((c) => c.companyId === scope.companyId);
 }
 
 async function groupCompany(request: FastifyRequest, companyId: number): Promise<CompanyOption> {
   const company = (await companiesInScope(request)).find((c) => c.companyId === companyId);
-  if (!company) throw outOfScope(request, 'company', companyId);
+  if (!company) throw outOfScope(request.caller, 'company', companyId);
   return company;
 }
 
@@ -101,7 +94,7 @@ export default async function handlingDeadlineRoutes(app: FastifyInstance) {
       await storeCall(request, (store) =>
         saveDeadlines(store, company.companyId, request.body, request.session?.user.id ?? null),
       );
-      forgetCompanyDeadlines(request, company.companyId);
+      forgetCompanyDeadlines(request.clocks, company.companyId);
       return { message: UI_MESSAGES.handlingDeadlinesSaved };
     },
   );
@@ -122,7 +115,7 @@ export default async function handlingDeadlineRoutes(app: FastifyInstance) {
     async (request) => {
       const company = await groupCompany(request, request.params.id);
       await storeCall(request, (store) => removeDeadlines(store, company.companyId));
-      forgetCompanyDeadlines(request, company.companyId);
+      forgetCompanyDeadlines(request.clocks, company.companyId);
       return { message: UI_MESSAGES.handlingDeadlinesReset };
     },
   );

@@ -5,9 +5,8 @@
  * server that answers 404, and a gateway sent there must not take traffic.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { channelSchema } from '../../legacy/schemas.ts';
+import { probeChannels } from '../../legacy/reference.ts';
 
 const PROBE_TIMEOUT_MS = 1_500;
 
@@ -24,9 +23,8 @@ function reasonOf(error: unknown): string {
 }
 
 async function legacyAnswers(request: FastifyRequest): Promise<Check> {
-  const call = request.legacy
-    .call({ name: 'Readiness.channels', method: 'GET', path: '/channel/', data: v.array(channelSchema) })
-    .then(({ data }): Check => (data.length > 0 ? { ok: true } : { ok: false, reason: 'empty channel list' }))
+  const call = probeChannels(request.legacy)
+    .then((count): Check => (count > 0 ? { ok: true } : { ok: false, reason: 'empty channel list' }))
     .catch((error: unknown): Check => ({ ok: false, reason: reasonOf(error) }));
   return Promise.race([call, timeout(PROBE_TIMEOUT_MS)]);
 }

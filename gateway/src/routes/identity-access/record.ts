@@ -12,7 +12,6 @@ import type { FastifyRequest } from 'fastify';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { type IdentityAccessRow, recordIdentityAccess } from '../../store/identity-access.ts';
 import { storeCall } from '../../store/plugin.ts';
-import { caseRefOf } from '../messages/conversation.ts';
 
 export async function recordIdentityRead(
   request: FastifyRequest,
@@ -22,6 +21,11 @@ export async function recordIdentityRead(
   const user = request.session?.user;
   if (!user || user.userTypeId === USER_TYPES.WHISTLEBLOWER) return;
   await storeCall(request, (store) =>
-    recordIdentityAccess(store, caseRefOf(found), { userType: user.userTypeId, role: user.role }, kind),
+    recordIdentityAccess(
+      store,
+      store.cases.bind(found),
+      { userType: user.userTypeId, role: user.role },
+      kind,
+    ),
   );
 }

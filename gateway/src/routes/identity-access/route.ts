@@ -17,13 +17,12 @@ import { presentIdentityAccess } from '../../presenters/messages.ts';
 import { routeSchema } from '../../schema.ts';
 import { listIdentityAccess } from '../../store/identity-access.ts';
 import { storeCall } from '../../store/plugin.ts';
-import { caseRefOf } from '../messages/conversation.ts';
 
 const schemaTags = ['identity-access'];
 
 /** An anonymous report has no identity to open, but its masked contact details can be revealed. */
 async function historyOf(request: FastifyRequest, found: LegacyCase) {
-  const rows = await storeCall(request, (store) => listIdentityAccess(store, caseRefOf(found)));
+  const rows = await storeCall(request, (store) => listIdentityAccess(store, store.cases.bind(found)));
   if (isAnonymousCase(found)) {
     return presentIdentityAccess(
       false,
@@ -51,7 +50,7 @@ export default async function identityAccessRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const found = await loadCaseInScope(request, request.params.id);
+      const found = await loadCaseInScope(request.caller, request.params.id);
       audit(request, 'identity-access-read', { resource: 'case', resourceId: found.caseId });
       return historyOf(request, found);
     },

@@ -7,17 +7,14 @@
  *   activity logs writes, and the reporter writes on its own cases.
  * - The anonymous tracker: `POST /tracking/conversation` (read) and `POST /tracking/messages`
  *   (write), number and password in the body on every call (tracker-proof.ts).
- * - `GET /cases/message-marks`: which cases of a list page have reporter messages no handler has
- *   read yet.
+ * The case list carries each row's unread marks itself (`unreadFromReporter`), so they follow the
+ * list's scope exactly.
  */
 
 import type { TrackingRequest } from '@wbs/shared/api/cases';
 import { type IdParams, idParams } from '@wbs/shared/api/common';
 import {
   conversationReply,
-  type MessageMarksQuery,
-  messageMarksQuery,
-  messageMarksReply,
   type PostMessageRequest,
   postMessageReply,
   postMessageRequest,
@@ -29,22 +26,24 @@ import { USER_TYPES } from '@wbs/shared/constants';
 import { can } from '@wbs/shared/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forgetClockInputs } from '../../clocks/service.ts';
+import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { floodLimiter } from '../../policies/flood-limits.ts';
 import { subjectOf } from '../../policies/plugin.ts';
-import { companyInScope } from '../../policies/scope.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import type { Reader } from '../../presenters/messages.ts';
 import { routeSchema } from '../../schema.ts';
 import type { Author } from '../../store/messages.ts';
-import { unreadFromReporter } from '../../store/messages.ts';
-import { storeCall } from '../../store/plugin.ts';
-import { caseRefOf, postToConversation, readConversation } from './conversation.ts';
+import { idempotencyKeyOf } from '../idempotency-key.ts';
+import { postToConversation, readConversation } from './conversation.ts';
 
 const TAGS = ['messages'];
 const IDEMPOTENCY_NOTE =
   'Header opsional `Idempotency-Key` (8–128 karakter A-Z a-z 0-9 _ -): kiriman ulang dengan kunci dan isi ' +
-  'yang sama disimpan sekali dan menjawab percakapan yang sama; kunci yang sama dengan isi lain: 409.';
+  'yang sama disimpan sekali dan menjawab percakapan yang sama; kunci yang sama dengan isi lain: 409. ' +
+  'Batas kiriman per klien, per laporan dan pihak (pelapor atau penanganan), dan untuk semua: 429 dengan ' +
+  '`Retry-After`; tiap pihak paling banyak 500 pesan per laporan (400).';
 
 const isReporter = (request: FastifyRequest) => request.session?.user.userTypeId === USER_TYPES.WHISTLEBLOWER;
 
@@ -55,8 +54,13 @@ function authorOf(request: FastifyRequest): Author {
   return { kind: 'handler', userId: user.id, userType: user.userTypeId, name: user.displayName };
 }
 
+/** What the per-case flood counter counts: one side of one case incarnation (HMAC'd by the limiter). */
+const floodSubject = (found: LegacyCase, side: Author['kind']) =>
+  `${found.caseCompanyId}|${found.caseId}|${found.caseNumber}|${side}`;
+
 export default async function messageRoutes(app: FastifyInstance) {
   const proveTracker = await trackerProof(app);
+  const flood = await floodLimiter(app, { name: 'messages', ...app.config.messages });
 
   app.get<{ Params: IdParams }>(
     '/cases/:id/messages',
@@ -74,12 +78,15 @@ export default async function messageRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const found = await loadCaseInScope(request, request.params.id);
+      const found = await loadCaseInScope(request.caller, request.params.id);
       const reader: Reader = isReporter(request) ? 'reporter' : 'staff';
       // A reader who cannot answer (type 4/5 without the role) leaves the mark for those who can.
       const marks = reader === 'reporter' || can(subjectOf(request), 'case-messages:write');
       audit(request, 'messages-read', { resource: 'case', resourceId: found.caseId });
-      return readConversation(request, caseRefOf(found), reader, marks);
+      const conversation = await readConversation(request, found, reader, marks);
+      // A handler's read clears the case list's unread mark: the list must not show the old one.
+      if (marks && reader === 'staff') forgetClockInputs(request.clocks, found.caseCompanyId, found.caseId);
+      return conversation;
     },
   );
 
@@ -98,44 +105,19 @@ export default async function messageRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const found = await loadCaseInScope(request, request.params.id);
-      const result = await postToConversation(
-        request,
-        caseRefOf(found),
-        authorOf(request),
-        request.body.text,
-      );
+      const found = await loadCaseInScope(request.caller, request.params.id);
+      const author = authorOf(request);
+      await flood.consume(request, reply, idempotencyKeyOf(request), floodSubject(found, author.kind));
+      const result = await postToConversation(request, found, author, request.body.text);
       audit(request, 'message-post', {
         resource: 'case',
         resourceId: found.caseId,
         messageId: result.postedId,
       });
-      // A handler's message may acknowledge or answer the report: the list must not show the old clock.
-      forgetClockInputs(request, found.caseCompanyId, found.caseId);
+      // A handler's message may acknowledge or answer the report, a reporter's adds an unread mark: the
+      // list must not show the old clock or mark.
+      forgetClockInputs(request.clocks, found.caseCompanyId, found.caseId);
       return reply.code(201).send(result);
-    },
-  );
-
-  app.get<{ Querystring: MessageMarksQuery }>(
-    '/cases/message-marks',
-    {
-      config: { policy: 'case-messages:marks' },
-      schema: routeSchema({
-        summary: 'Tanda pesan belum dibaca',
-        description:
-          'For one page of the case list (`caseIds`, at most 100, of one company in the caller’s scope): the ' +
-          'cases with messages from the reporter that no handler has read yet. Cases without any are left out.',
-        tags: TAGS,
-        querystring: messageMarksQuery,
-        response: { 200: messageMarksReply },
-      }),
-    },
-    async (request) => {
-      const companyId = await companyInScope(request, request.query.companyId);
-      const rows = await storeCall(request, (store) =>
-        unreadFromReporter(store, companyId, request.query.caseIds),
-      );
-      return { items: rows.map((row) => ({ caseId: row.caseId, unreadFromReporter: row.unread })) };
     },
   );
 
@@ -156,7 +138,7 @@ export default async function messageRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const found = await proveTracker(request, reply, 'tracking-conversation');
-      return readConversation(request, caseRefOf(found), 'reporter', true);
+      return readConversation(request, found, 'reporter', true);
     },
   );
 
@@ -175,12 +157,9 @@ export default async function messageRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const found = await proveTracker(request, reply, 'tracking-message');
-      const result = await postToConversation(
-        request,
-        caseRefOf(found),
-        { kind: 'reporter' },
-        request.body.text,
-      );
+      await flood.consume(request, reply, idempotencyKeyOf(request), floodSubject(found, 'reporter'));
+      const result = await postToConversation(request, found, { kind: 'reporter' }, request.body.text);
+      forgetClockInputs(request.clocks, found.caseCompanyId, found.caseId);
       return reply.code(201).send(result);
     },
   );

@@ -5,7 +5,7 @@ import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { legacyChangePassword, legacyForgotPassword, legacyLogin } from '../../legacy/auth.ts';
+import { legacyChangePassword, legacyForgotPassword, legacyLogin } from '../../legacy/accounts.ts';
 import { audit } from '../../logging.ts';
 import { attemptLimiter, passwordBackoff } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
@@ -54,7 +54,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       }
       let messages: string[];
       try {
-        messages = await legacyChangePassword(request, actor.auth, request.body);
+        messages = await legacyChangePassword(request.legacy, actor.auth, request.body);
       } catch (error) {
         const refused =
           error instanceof ApiProblem && ['legacy-error', 'legacy-warning'].includes(error.type);
@@ -75,7 +75,12 @@ export default async function passwordRoutes(app: FastifyInstance) {
 
       // Forced change: sign in again with the new password, then drop the ticket.
       app.sessions.clearPasswordChange(request, reply);
-      const login = await legacyLogin(request, actor.user.username, request.body.newPassword);
+      const login = await legacyLogin(
+        request.legacy,
+        actor.user.username,
+        request.body.newPassword,
+        (reason) => audit(request, 'sign-in-failed', { reason }),
+      );
       const user = presentUser(login.user);
       if (login.user.wbsUserInitPassword === 1) throw new ApiProblem('password-change-required');
       await app.sessions.registry.endUser(user.id);
@@ -101,13 +106,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await forgotAttempts.consume(request, reply, request.body.email.trim().toLowerCase());
-      try {
-        await legacyForgotPassword(request, request.body.email);
-      } catch (error) {
-        // "Email tidak terdaftar" and friends must not tell anyone which addresses exist.
-        const hidden = ['legacy-error', 'legacy-warning', 'not-found'];
-        if (!(error instanceof ApiProblem) || !hidden.includes(error.type)) throw error;
-      }
+      await legacyForgotPassword(request.legacy, request.body.email);
       audit(request, 'password-forgot-requested');
       return { message: PROBLEM_MESSAGES.forgotPasswordSent };
     },

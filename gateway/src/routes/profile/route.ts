@@ -4,7 +4,7 @@ import { profileReply, profileRequest } from '@wbs/shared/api/profile';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { ignored, whistleblowerSchema } from '../../legacy/schemas.ts';
+import { reporterProfile, saveReporterProfile } from '../../legacy/accounts.ts';
 import { routeSchema } from '../../schema.ts';
 
 const tags = ['profile'];
@@ -23,13 +23,7 @@ export default async function profileRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Profil pelapor', tags, response: { 200: profileReply } }),
     },
     async (request) => {
-      const { data } = await request.legacy.call({
-        name: 'WhistleblowerMaster.detail',
-        method: 'POST',
-        path: '/WhistleblowerMaster/Detail',
-        json: own(request),
-        data: whistleblowerSchema,
-      });
+      const data = await reporterProfile(request.legacy, own(request));
       return {
         fullName: data.whistleblowerFullName ?? '',
         hideIdentity: data.whistleblowerIsAnonymousBool === true,
@@ -45,24 +39,14 @@ export default async function profileRoutes(app: FastifyInstance) {
         summary: 'Simpan profil pelapor',
         description:
           '`hideIdentity: true` (Sembunyikan identitas): on every case of this pelapor, handlers get no name, ' +
-          'department, address or region and a masked e-mail and phone (docs/decisions.md #79).',
+          'department, address or region and a masked e-mail and phone (docs/product/privacy.md#identity-and-privacy).',
         tags,
         body: profileRequest,
         response: { 200: messageReply },
       }),
     },
     async (request, reply) => {
-      const { messages } = await request.legacy.call({
-        name: 'WhistleblowerMaster.update',
-        method: 'PUT',
-        path: '/WhistleblowerMaster',
-        json: {
-          whistleblowerFullName: request.body.fullName,
-          isAnonymous: request.body.hideIdentity,
-          ...own(request),
-        },
-        data: ignored,
-      });
+      const messages = await saveReporterProfile(request.legacy, own(request), request.body);
       // The top bar reads the name from the session: it shows the new one at the next GET /session.
       app.sessions.refresh(request, reply, { displayName: request.body.fullName });
       return { message: messages[0] ?? '' };

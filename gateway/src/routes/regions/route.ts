@@ -1,9 +1,8 @@
 /** Provinces, cities of a province, districts of a city (public: the report wizard needs them). */
 import { cityParams, optionsReply, provinceParams } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { seg } from '../../legacy/client.ts';
-import { citySchema, districtSchema, provinceSchema } from '../../legacy/schemas.ts';
+import type * as v from 'valibot';
+import { cities, districts, provinces } from '../../legacy/reference.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -17,12 +16,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Provinsi', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.legacy.reference('provinces', {
-        name: 'Province.list',
-        method: 'GET',
-        path: '/Province',
-        data: v.array(provinceSchema),
-      });
+      const data = await provinces(request.legacy);
       return { items: data.map((p) => presentOption(p.provinceId, p.provinceName)) };
     },
   );
@@ -34,12 +28,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Kota', tags, params: provinceParams, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.legacy.reference(`cities:${request.params.provinceId}`, {
-        name: 'City.list',
-        method: 'GET',
-        path: `/city/${seg(request.params.provinceId)}`,
-        data: v.array(citySchema),
-      });
+      const data = await cities(request.legacy, request.params.provinceId);
       return { items: data.map((c) => presentOption(c.cityId, c.cityName)) };
     },
   );
@@ -56,12 +45,7 @@ export default async function regionRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.legacy.reference(`districts:${request.params.cityId}`, {
-        name: 'District.list',
-        method: 'GET',
-        path: `/district/${seg(request.params.cityId)}`,
-        data: v.array(districtSchema),
-      });
+      const data = await districts(request.legacy, request.params.cityId);
       return { items: data.map((d) => presentOption(d.districtId, d.districtName)) };
     },
   );

@@ -1,5 +1,5 @@
 /**
- * Sign-in limits (docs/decisions.md, sign-in limits): only failures count; a growing wait per
+ * Sign-in limits (docs/adr/0008-sign-in-limits-and-device-token.md): only failures count; a growing wait per
  * username + client; a ceiling per username that spaces unknown browsers (never the user's own);
  * a cap per client across usernames; failures answered after the same minimum time. Forgot-password
  * requests per e-mail. Each run uses its own counter namespace; the Redis runs too.

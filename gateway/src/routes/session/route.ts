@@ -3,7 +3,7 @@ import { loginReply, loginRequest, sessionStateReply } from '@wbs/shared/api/ses
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { ApiProblem } from '../../errors.ts';
-import { legacyLogin, legacyLogout } from '../../legacy/auth.ts';
+import { legacyLogin, legacyLogout } from '../../legacy/accounts.ts';
 import { audit } from '../../logging.ts';
 import { padFailure, signInGuard } from '../../policies/attempt-limits.ts';
 import { presentUser } from '../../presenters/user.ts';
@@ -20,7 +20,7 @@ const CLEAR_SITE_DATA = '"cache", "cookies"';
 
 export default async function sessionRoutes(app: FastifyInstance) {
   // Staff accounts can read reporters' identities, and the legacy locks no account: guessing is
-  // slowed here (docs/decisions.md, sign-in limits) without letting anyone lock a user out.
+  // slowed here (docs/adr/0008-sign-in-limits-and-device-token.md) without letting anyone lock a user out.
   const settings = app.config.signIn;
   const guard = signInGuard(app, { name: 'sign-in', ...settings });
   const devices = knownDevices(app);
@@ -55,7 +55,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
       }
       let login: Awaited<ReturnType<typeof legacyLogin>>;
       try {
-        login = await legacyLogin(request, username, password);
+        login = await legacyLogin(request.legacy, username, password, (reason) =>
+          audit(request, 'sign-in-failed', { reason }),
+        );
       } catch (error) {
         // A refusal stays counted and is answered in the same time whether or not the user exists;
         // a legacy that is down is nobody's failed guess.
@@ -117,7 +119,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
       const session = request.session;
       if (session) {
         try {
-          await legacyLogout(request, session.auth);
+          await legacyLogout(request.legacy, session.auth);
         } catch (error) {
           request.log.warn({ problem: (error as ApiProblem).type ?? 'unknown' }, 'legacy logout failed');
         }

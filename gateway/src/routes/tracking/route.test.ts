@@ -10,15 +10,24 @@ const PASSWORD = investigasi.password;
 
 type Track = { caseNumber?: unknown; password?: unknown };
 
-function track(t: TestApp, payload: Track, remoteAddress = '198.51.100.7') {
+function track(t: TestApp, payload: Track, remoteAddress = '198.51.100.7', url = '/api/v1/tracking') {
   return t.app.inject({
     method: 'POST',
-    url: '/api/v1/tracking',
+    url,
     payload,
     remoteAddress,
     headers: { origin: 'http://localhost' },
   });
 }
+
+/** How many replies had each status, e.g. `{ 404: 5, 429: 45 }`. */
+const statusCounts = (replies: { statusCode: number }[]) => {
+  const counts: Record<number, number> = {};
+  for (const { statusCode } of replies) counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+  return counts;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function timed(t: TestApp, payload: Track, remoteAddress?: string) {
   const started = performance.now();
@@ -255,12 +264,132 @@ describe.each([
     const second = await guess(5);
     expect(second.statusCode).toBe(429);
     expect(Number(second.headers['retry-after'])).toBe(2);
-    // The owner's successful lookup after the wait does not reset the guesser's back-off.
-    await new Promise((r) => setTimeout(r, 2_100));
+    // The owner's successful lookup after the wait does not reset the guesser's back-off: the next
+    // guess is the next step of it (admitted, its wait had passed), and the one after waits 4 s.
+    await sleep(2_100);
     expect((await track(t, { caseNumber: ditutup.caseNumber, password: ditutup.password })).statusCode).toBe(
       200,
     );
-    expect((await guess(6)).statusCode).toBe(429);
+    expect((await guess(6)).statusCode).toBe(404);
+    const third = await guess(7);
+    expect(third.statusCode).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBe(4);
+  });
+
+  it('never refuses parallel lookups with the right password, nor counts them as attempts', async () => {
+    t = await buildTestApp(env({ TRACKING_MAX_PER_NUMBER: '5', TRACKING_MAX_PER_CLIENT: '20' }));
+    const proof = { caseNumber: ditutup.caseNumber, password: ditutup.password };
+    // A legacy that takes its time: every lookup of the burst is still running when the next starts.
+    t.legacy.setKnobs({ latencyMs: 50 });
+    // The tracked view asks for the case and its identity history at once, and a reporter may open it
+    // in several tabs: more lookups at once than the number allows failures.
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        track(t, proof, '198.51.100.90', i % 2 ? '/api/v1/tracking/identity-access' : '/api/v1/tracking'),
+      ),
+    );
+    expect(statusCounts(burst)).toEqual({ 200: 12 });
+    t.legacy.setKnobs({});
+    // More right answers than the client's allowance, one after the other: none is counted.
+    for (let i = 0; i < 25; i++) expect((await track(t, proof, '198.51.100.90')).statusCode).toBe(200);
+    // …while the allowances for failures are untouched: five wrong guesses are still answered.
+    for (let i = 0; i < 5; i++) {
+      expect((await track(t, { ...proof, password: `Salah#${i}` }, '198.51.100.90')).statusCode).toBe(404);
+    }
+    expect((await track(t, { ...proof, password: 'Salah#5' }, '198.51.100.90')).statusCode).toBe(429);
+  });
+
+  it('lets parallel right answers through after earlier failures and once a back-off wait has passed', async () => {
+    t = await buildTestApp(
+      env({
+        TRACKING_MAX_PER_NUMBER: '3',
+        TRACKING_MAX_PER_CLIENT: '100',
+        TRACKING_BACKOFF_BASE_SECONDS: '1',
+      }),
+    );
+    const proof = { caseNumber: ditutup.caseNumber, password: ditutup.password };
+    const parallel = (n: number) => Promise.all(Array.from({ length: n }, () => track(t, proof)));
+    t.legacy.setKnobs({ latencyMs: 30 });
+    // Two failures leave one place: eight right answers take turns in it, none is refused.
+    for (let i = 0; i < 2; i++) {
+      expect((await track(t, { ...proof, password: `Salah#${i}` })).statusCode).toBe(404);
+    }
+    expect(statusCounts(await parallel(8))).toEqual({ 200: 8 });
+    // The third failure starts the back-off: the owner waits like anyone (a guesser's doing)…
+    expect((await track(t, { ...proof, password: 'Salah#2' })).statusCode).toBe(404);
+    expect((await track(t, proof)).statusCode).toBe(429);
+    // …and once the wait has passed, parallel right answers take turns again instead of refusing each other.
+    await sleep(1_100);
+    expect(statusCounts(await parallel(6))).toEqual({ 200: 6 });
+  });
+
+  it('gives a burst of 50 parallel wrong guesses at one number no more than its free failures', async () => {
+    t = await buildTestApp(
+      env({ TRACKING_MAX_PER_NUMBER: '5', TRACKING_MAX_PER_CLIENT: '1000', TRACKING_FAILURE_FLOOR_MS: '50' }),
+    );
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        track(t, { caseNumber: ditutup.caseNumber, password: `Tebakan#${i}` }, `203.0.113.${i + 1}`),
+      ),
+    );
+    expect(statusCounts(burst)).toEqual({ 404: 5, 429: 45 });
+    for (const refused of burst.filter((r) => r.statusCode === 429)) {
+      // The wait of the back-off (60 s from the fifth failure), not "try again at once".
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(50);
+    }
+    // The number is under back-off for everyone, the owner included.
+    expect((await track(t, { caseNumber: ditutup.caseNumber, password: ditutup.password })).statusCode).toBe(
+      429,
+    );
+  });
+
+  it('gives right answers mixed into a burst of wrong guesses no way to slip more guesses past', async () => {
+    t = await buildTestApp(
+      env({ TRACKING_MAX_PER_NUMBER: '5', TRACKING_MAX_PER_CLIENT: '1000', TRACKING_FAILURE_FLOOR_MS: '20' }),
+    );
+    const right = { caseNumber: ditutup.caseNumber, password: ditutup.password };
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 2
+        ? track(t, right, `203.0.113.${i + 1}`).then((res) => ({ wrong: false, res }))
+        : track(t, { ...right, password: `Tebakan#${i}` }, `203.0.113.${i + 1}`).then((res) => ({
+            wrong: true,
+            res,
+          })),
+    );
+    const replies = await Promise.all(calls);
+    const wrong = replies.filter((r) => r.wrong).map((r) => r.res);
+    // Every place a right answer gave back went to another lookup, yet no more than five guesses
+    // reached the legacy; the other wrong ones are refused.
+    expect(statusCounts(wrong)).toEqual({ 404: 5, 429: 15 });
+    for (const { res } of replies.filter((r) => !r.wrong)) expect([200, 429]).toContain(res.statusCode);
+  });
+
+  it('gives a burst of parallel wrong guesses from one client no more than its failures per window', async () => {
+    t = await buildTestApp(env({ TRACKING_MAX_PER_NUMBER: '100', TRACKING_MAX_PER_CLIENT: '4' }));
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        track(t, { caseNumber: `WBS-2${String(i).padStart(7, '0')}`, password: 'Salah#2026!' }, '192.0.2.30'),
+      ),
+    );
+    expect(statusCounts(burst)).toEqual({ 404: 4, 429: 26 });
+    for (const refused of burst.filter((r) => r.statusCode === 429)) {
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+    }
+    expect(
+      (await track(t, { caseNumber: baru.caseNumber, password: baru.password }, '192.0.2.30')).statusCode,
+    ).toBe(429);
+    expect(
+      (await track(t, { caseNumber: baru.caseNumber, password: baru.password }, '192.0.2.31')).statusCode,
+    ).toBe(200);
+  });
+
+  it('gives a legacy outage back: nobody’s failure, nobody’s place', async () => {
+    t = await buildTestApp(env({ TRACKING_MAX_PER_NUMBER: '1', TRACKING_MAX_PER_CLIENT: '1' }));
+    const proof = { caseNumber: ditutup.caseNumber, password: 'Salah#1' };
+    t.legacy.setKnobs({ down: true });
+    for (let i = 0; i < 3; i++) expect((await track(t, proof, '192.0.2.40')).statusCode).toBe(503);
+    t.legacy.setKnobs({});
+    expect((await track(t, { ...proof, password: ditutup.password }, '192.0.2.40')).statusCode).toBe(200);
   });
 
   it('keeps the back-off across a gateway restart with Redis (memory: a restart forgets it)', async () => {

@@ -27,8 +27,9 @@ export default async function trackingRoutes(app: FastifyInstance) {
         description:
           'Public. The case detail with every log note masked (`**********`, `noteHidden: true`, no author, ' +
           'no log attachment), with its handling clock (`handling`: by when the reporter hears back). Unknown number and wrong password: the same 404 after the same minimum time. ' +
-          'Attempts are limited per client, and per complaint number with a wait that grows with each failure ' +
-          '(429 `rate-limited` with `retry-after`); the counters are shared with every other tracker route.',
+          'Failures are limited per client, and per complaint number with a wait that grows with each failure ' +
+          '(429 `rate-limited` with `retry-after`); a lookup that finds the case is never counted, and lookups ' +
+          'in parallel wait for each other rather than refuse. The counters are shared with every other tracker route.',
         tags: ['tracking'],
         body: trackingRequest,
         response: { 200: caseDetailSchema },
@@ -36,7 +37,7 @@ export default async function trackingRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const found = await proveTracker(request, reply, 'tracking');
-      return presentCaseDetail(found, TRACKER_AUDIENCE, false, await clockOfCase(request, found));
+      return presentCaseDetail(found, TRACKER_AUDIENCE, false, await clockOfCase(request.clocks, found));
     },
   );
 }

@@ -1,9 +1,8 @@
 /** Directorate and division units (report wizard). */
 import { directorateParams, optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
-import { seg } from '../../legacy/client.ts';
-import { unitSchema } from '../../legacy/schemas.ts';
+import type * as v from 'valibot';
+import { directorates, divisions } from '../../legacy/reference.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
 
@@ -17,12 +16,7 @@ export default async function unitRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Unit direktorat', tags, response: { 200: optionsReply } }),
     },
     async (request) => {
-      const data = await request.legacy.reference('unit-directorates', {
-        name: 'Unit.directorates',
-        method: 'GET',
-        path: '/unit/getdirectorate/',
-        data: v.array(unitSchema),
-      });
+      const data = await directorates(request.legacy);
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );
@@ -39,12 +33,7 @@ export default async function unitRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
-      const data = await request.legacy.reference(`unit-divisions:${request.params.id}`, {
-        name: 'Unit.divisions',
-        method: 'GET',
-        path: `/unit/getdivision/${seg(request.params.id)}`,
-        data: v.array(unitSchema),
-      });
+      const data = await divisions(request.legacy, request.params.id);
       return { items: data.map((u) => presentOption(u.id, u.name)) };
     },
   );

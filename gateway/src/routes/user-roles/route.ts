@@ -1,9 +1,9 @@
 /** Access levels (Akses Level) of staff accounts. */
 import { optionsReply } from '@wbs/shared/api/reference';
 import type { FastifyInstance } from 'fastify';
+import { userRoles } from '../../legacy/reference.ts';
 import { presentOption } from '../../presenters/master.ts';
 import { routeSchema } from '../../schema.ts';
-import { offeredRoles } from './offered.ts';
 
 export default async function userRoleRoutes(app: FastifyInstance) {
   app.get(
@@ -13,7 +13,7 @@ export default async function userRoleRoutes(app: FastifyInstance) {
       schema: routeSchema({ summary: 'Akses level', tags: ['reference'], response: { 200: optionsReply } }),
     },
     async (request) => {
-      const roles = await offeredRoles(request);
+      const roles = await userRoles(request.legacy);
       return { items: roles.map((r) => presentOption(r.id, r.text)) };
     },
   );

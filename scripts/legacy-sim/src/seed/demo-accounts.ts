@@ -113,7 +113,7 @@ export const demoCases = [
 
 /**
  * A report filed 8 days before the seed and never touched (Baru, no log, no message): past its
- * acknowledgement deadline (7 days) from the first day, for the handling-clock journeys (issue 12).
+ * acknowledgement deadline (7 days) from the first day, for the handling-clock journeys.
  */
 export const untouchedDemoCase = {
   caseNumber: 'WBS-10000004',

@@ -1,9 +1,8 @@
 import { Box, Button, Flex, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared';
-import type { CreatedAccountReply } from '@wbs/shared/api/partners';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import useSWR from 'swr';
-import { ApiError, api } from '../../api/client.ts';
+import { ApiError, type Query } from '../../api/client.ts';
+import { useApi } from '../../api/useApi.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { FormField } from '../../ui/FormField.tsx';
 import { useLoading } from '../../ui/LoadingOverlay.tsx';
@@ -12,25 +11,26 @@ import { SelectInput, type SelectOption } from '../../ui/SelectInput.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import { useFormErrors } from '../../ui/useFormErrors.ts';
 import type { Errors } from '../../ui/validate.ts';
-import type { FormMode, MasterScreenSpec } from './types.ts';
+import type { FormMode, MasterScreenSpec, SavedReply } from './types.ts';
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError && error.status !== 404 ? error.messages.join(' ') : UI_MESSAGES.notFoundData;
 
 /** What a screen's form gets from the scaffold (MasterScreen). */
-export type MasterFormProps<T> = {
-  spec: MasterScreenSpec<T>;
+export type MasterFormProps<T, B> = {
+  spec: MasterScreenSpec<T, B>;
   mode: FormMode<T>;
   onBack: () => void;
   onEdit: (row: T) => void;
   /** After a successful save; `account` names the sign-in account a creation made. */
-  onSaved: (reply: Partial<CreatedAccountReply>, account?: string) => void;
+  onSaved: (reply: SavedReply, account?: string) => void;
 };
 
 /** Whether the record of a View/Edit form is there; if it could not be read, why (gone, server down). */
 export type MasterLoad = { ready: boolean; error?: unknown; retry: () => void };
 
-type Validation = { ok: true; value: unknown } | { ok: false; errors: Errors };
+/** A form's values checked with its shared schema: the body of the save, or the field errors. */
+export type Validation<B> = { ok: true; value: B } | { ok: false; errors: Errors };
 
 export type MasterForm<V> = {
   kind: 'add' | 'view' | 'edit';
@@ -49,14 +49,12 @@ export type MasterForm<V> = {
  * the shared schema, then confirm → call → success message → back to the list. A server field error
  * goes under its field (useFormErrors); a View form ignores every change.
  */
-export function useMasterForm<T extends { id: number }, V>(
-  props: MasterFormProps<T>,
+export function useMasterForm<T extends { id: number }, V, B>(
+  props: MasterFormProps<T, B>,
   options: {
     empty: V;
     toValues: (record: T) => V;
-    /** Read the record from GET path/{id} (true) or use the list row as it is (false). */
-    detail: boolean;
-    validate: (values: V) => Validation;
+    validate: (values: V) => Validation<B>;
     /** The account name shown with a new account's initial password. */
     accountOf?: (values: V) => string;
   },
@@ -68,8 +66,8 @@ export function useMasterForm<T extends { id: number }, V>(
 } {
   const { spec, mode } = props;
   const row = mode.kind === 'add' ? null : mode.row;
-  const detail = useSWR<T>(row && options.detail ? `${spec.path}/${row.id}` : null);
-  const record = options.detail ? (detail.data ?? null) : row;
+  const detail = useApi(row && spec.api.detail ? spec.api.detail(row.id) : null);
+  const record = spec.api.detail ? (detail.data ?? null) : row;
   const [values, setValues] = useState<V>(() => (record ? options.toValues(record) : options.empty));
   const { errors, setErrors, showServer, clearField } = useFormErrors();
   const confirm = useConfirm();
@@ -100,12 +98,9 @@ export function useMasterForm<T extends { id: number }, V>(
     if (!(await confirm({ ...spec.saveConfirm, actionLabel: 'Simpan' }))) return;
     loading.show();
     try {
-      const reply = await api<Partial<CreatedAccountReply> | undefined>(
-        row ? `${spec.path}/${row.id}` : spec.path,
-        { method: row ? 'PUT' : 'POST', body: result.value },
-      );
-      if (reply?.message) notify.success(reply.message);
-      props.onSaved(reply ?? {}, options.accountOf?.(values));
+      const reply = await spec.api.save(result.value, row?.id);
+      if (reply.message) notify.success(reply.message);
+      props.onSaved(reply, options.accountOf?.(values));
     } catch (error) {
       showServer(error);
       notify.problem(error);
@@ -133,10 +128,10 @@ export function useMasterForm<T extends { id: number }, V>(
  * type=submit while the Ubah click (or Enter/Space) was still being handled, so the browser went on
  * to submit the freshly opened Edit form and its save confirmation opened.
  */
-export function MasterFormFrame<T, V>(props: {
+export function MasterFormFrame<T, V, B>(props: {
   form: MasterForm<V>;
   /** The screen's form props: title by mode, Kembali, and Ubah (View only). */
-  screen: MasterFormProps<T>;
+  screen: MasterFormProps<T, B>;
   load: MasterLoad;
   /** Buttons before Kembali (Reset Password). */
   extra?: ReactNode;
@@ -243,14 +238,14 @@ export function MasterTextField<V>(props: {
 
 /**
  * A select of a master form (numeric ids, 0 = nothing chosen); disabled in View. Its options come
- * from `source` (a GET path answering `{ items }`; null while it cannot be loaded yet) or `options`.
+ * from `source` (a GET answering `{ items }`; null while it cannot be loaded yet) or `options`.
  */
 export function MasterSelectField<V>(props: {
   form: MasterForm<V>;
   name: FieldName<V>;
   label: string;
   placeholder: string;
-  source?: string | null;
+  source?: Query<{ items: SelectOption[] }> | null;
   options?: readonly SelectOption[];
   optional?: boolean;
   disabled?: boolean;
@@ -258,7 +253,7 @@ export function MasterSelectField<V>(props: {
   onPick?: (id: number) => Partial<V>;
 }) {
   const { form } = props;
-  const loaded = useSWR<{ items: SelectOption[] }>(props.source ?? null);
+  const loaded = useApi(props.source ?? null);
   const disabled = form.readOnly || Boolean(props.disabled);
   return (
     <FormField

@@ -1,9 +1,7 @@
 import { Box, Button, Flex, Heading, HStack, Stack, Table } from '@chakra-ui/react';
 import { DEFAULT_PAGE_SIZE, UI_MESSAGES } from '@wbs/shared';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { api } from '../../api/client.ts';
-import type { MessageReply } from '../../api/types.ts';
+import { useApi } from '../../api/useApi.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useLoading } from '../../ui/LoadingOverlay.tsx';
 import { Pager } from '../../ui/Pager.tsx';
@@ -11,21 +9,18 @@ import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import type { MasterScreenSpec } from './types.ts';
 
-type ListReply<T> = { items: T[]; total?: number };
-
 /**
  * The list of a master screen: a (paged) table with Lihat / Ubah (/ Hapus) per row and the Tambah
  * button. Delete is confirm → call → success message → table reload (spec section 4).
  */
-export function MasterList<T extends { id: number }>(props: {
-  spec: MasterScreenSpec<T>;
+export function MasterList<T extends { id: number }, B>(props: {
+  spec: MasterScreenSpec<T, B>;
   onOpen: (kind: 'add' | 'view' | 'edit', row?: T) => void;
 }) {
   const { spec } = props;
   const [page, setPage] = useState(1);
   const pageSize = DEFAULT_PAGE_SIZE;
-  const key = spec.paged ? `${spec.path}?page=${page}&pageSize=${pageSize}` : spec.path;
-  const list = useSWR<ListReply<T>>(key, { keepPreviousData: true });
+  const list = useApi(spec.api.list({ page, pageSize }), { keepPreviousData: true });
   const confirm = useConfirm();
   const loading = useLoading();
   const rows = list.data?.items ?? [];
@@ -34,10 +29,11 @@ export function MasterList<T extends { id: number }>(props: {
 
   const remove = async (row: T) => {
     if (!spec.remove) return;
-    if (!(await confirm({ ...spec.remove, actionLabel: 'Hapus' }))) return;
+    const { call, ...texts } = spec.remove;
+    if (!(await confirm({ ...texts, actionLabel: 'Hapus' }))) return;
     loading.show();
     try {
-      const reply = await api<MessageReply | undefined>(`${spec.path}/${row.id}`, { method: 'DELETE' });
+      const reply = await call(row.id);
       if (reply?.message) notify.success(reply.message);
       await list.mutate();
     } catch (error) {

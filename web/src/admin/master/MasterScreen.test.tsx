@@ -8,7 +8,6 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { swrFetcher } from '../../api/client.ts';
 import { system } from '../../theme.ts';
 import { ConfirmProvider } from '../../ui/ConfirmDialog.tsx';
 import { LoadingProvider } from '../../ui/LoadingOverlay.tsx';
@@ -30,17 +29,18 @@ const PARTNER = {
 };
 
 type Reply = { status: number; body: unknown };
-function fakeGateway(routes: Record<string, (init?: RequestInit) => Reply>) {
+function fakeGateway(routes: Record<string, () => Reply>) {
   const calls: { method: string; path: string }[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = url.replace('/api/v1', '');
-      const method = init?.method ?? 'GET';
+    vi.fn(async (request: Request) => {
+      const url = new URL(request.url);
+      const path = `${url.pathname}${url.search}`.replace('/api/v1', '');
+      const method = request.method;
       calls.push({ method, path });
       const route = routes[`${method} ${path}`];
       const reply = route
-        ? route(init)
+        ? route()
         : { status: 404, body: { type: 'x/not-found', title: 'Data Tidak Ditemukan' } };
       return new Response(JSON.stringify(reply.body), {
         status: reply.status,
@@ -54,7 +54,7 @@ function fakeGateway(routes: Record<string, (init?: RequestInit) => Reply>) {
 function renderScreen(node: ReactNode) {
   render(
     <ChakraProvider value={system}>
-      <SWRConfig value={{ fetcher: swrFetcher, provider: () => new Map(), dedupingInterval: 0 }}>
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
         <LoadingProvider>
           <ConfirmProvider>{node}</ConfirmProvider>
         </LoadingProvider>

@@ -9,15 +9,15 @@ import type { FormMode, MasterScreenSpec } from './types.ts';
  * One master screen (Partner, Perusahaan, Analis, Staff, Kategori Laporan): the list, and the form in
  * Add, View or Edit mode in its place; Kembali or a save returns to the list, which reloads.
  */
-export function MasterScreen<T extends { id: number }>(props: {
-  spec: MasterScreenSpec<T>;
-  Form: ComponentType<MasterFormProps<T>>;
+export function MasterScreen<T extends { id: number }, B>(props: {
+  spec: MasterScreenSpec<T, B>;
+  Form: ComponentType<MasterFormProps<T, B>>;
 }) {
   const { spec, Form } = props;
   const [mode, setMode] = useState<FormMode<T> | null>(null);
   const [created, setCreated] = useState<{ account?: string; password: string } | null>(null);
   const { mutate } = useSWRConfig();
-  const reload = () => mutate((key) => typeof key === 'string' && key.startsWith(spec.path));
+  const reload = () => mutate((key) => typeof key === 'string' && key.startsWith(spec.api.path));
 
   if (!mode) {
     return (

@@ -6,7 +6,13 @@ import { ApiError } from '../../api/client.ts';
 import { notify } from '../../ui/toaster.tsx';
 import { ACCEPTED_FILES_HELP, fileErrorsFrom, fileProblem } from '../attachments.ts';
 import { FilePicker } from '../wizard/FilePicker.tsx';
-import { addEvidence, type CaseAccess, isRetryable, newIdempotencyKey } from './access.ts';
+import {
+  addEvidence,
+  type CaseAccess,
+  type EvidenceReply,
+  isRetryable,
+  newIdempotencyKey,
+} from './access.ts';
 import { ReporterPanel } from './ReporterPanel.tsx';
 import { MESSAGE_TEXTS } from './texts.ts';
 
@@ -18,7 +24,7 @@ import { MESSAGE_TEXTS } from './texts.ts';
 export function AddEvidence(props: {
   access: CaseAccess;
   existingNames: readonly string[];
-  onAdded: (reply: unknown) => void;
+  onAdded: (reply: EvidenceReply) => void;
 }) {
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | undefined>();
@@ -59,7 +65,7 @@ export function AddEvidence(props: {
     key.current ??= newIdempotencyKey();
     setProgress(0);
     try {
-      let reply: unknown;
+      let reply: EvidenceReply;
       for (let attempt = 0; ; attempt += 1) {
         try {
           reply = await addEvidence(props.access, files, key.current, setProgress);

@@ -8,6 +8,7 @@ import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import { validate } from '../../ui/validate.ts';
 import { formatDateTime } from '../detail.ts';
+import { isCaseSearchKey } from '../search.ts';
 import { accessKey, type CaseAccess, fetchConversation, newIdempotencyKey, sendMessage } from './access.ts';
 import { MESSAGE_TEXTS } from './texts.ts';
 
@@ -35,14 +36,9 @@ export function MessagesPanel(props: {
   const accessRef = useRef(access);
   accessRef.current = access;
   const { mutate } = useSWRConfig();
-  // Reading (or answering) may clear the case list's unread marks: refetch them when shown next.
-  const forgetMarks = useCallback(
-    () =>
-      mutate((k) => typeof k === 'string' && k.startsWith('/cases/message-marks'), undefined, {
-        revalidate: true,
-      }),
-    [mutate],
-  );
+  // Reading (or answering) may clear the case list's unread marks (its rows carry them): refetch the
+  // list when shown next.
+  const forgetMarks = useCallback(() => mutate(isCaseSearchKey, undefined, { revalidate: true }), [mutate]);
   const key = accessKey(access);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the case (key) changes
   const load = useCallback(async () => {

@@ -20,11 +20,11 @@ describe('sendMessage', () => {
     ];
     vi.stubGlobal(
       'fetch',
-      vi.fn((url: string, init: RequestInit) => {
+      vi.fn(async (request: Request) => {
         calls.push({
-          url,
-          key: new Headers(init.headers).get('Idempotency-Key'),
-          body: JSON.parse(String(init.body)),
+          url: new URL(request.url).pathname,
+          key: request.headers.get('Idempotency-Key'),
+          body: JSON.parse(await request.text()),
         });
         return (replies.shift() as () => Promise<Response>)();
       }),

@@ -12,11 +12,15 @@ import {
   postMessageReply,
 } from '@wbs/shared/api/messages';
 import * as v from 'valibot';
-import { ApiError, api, upload } from '../../api/client.ts';
+import { ApiError, type ApiReply, api, upload } from '../../api/client.ts';
 
 export type CaseAccess =
   | { kind: 'tracker'; caseNumber: string; password: string }
   | { kind: 'case'; caseId: number };
+
+const caseId = (access: Extract<CaseAccess, { kind: 'case' }>) => ({
+  params: { path: { id: String(access.caseId) } },
+});
 
 const proof = (access: Extract<CaseAccess, { kind: 'tracker' }>) => ({
   caseNumber: access.caseNumber,
@@ -26,24 +30,16 @@ const proof = (access: Extract<CaseAccess, { kind: 'tracker' }>) => ({
 export async function fetchConversation(access: CaseAccess): Promise<ConversationReply> {
   const reply =
     access.kind === 'tracker'
-      ? await api<unknown>('/tracking/conversation', {
-          method: 'POST',
-          body: proof(access),
-          authRedirect: false,
-        })
-      : await api<unknown>(`/cases/${access.caseId}/messages`);
+      ? await api.POST('/api/v1/tracking/conversation', { body: proof(access), authRedirect: false })
+      : await api.GET('/api/v1/cases/{id}/messages', caseId(access));
   return v.parse(conversationReply, reply);
 }
 
 export async function fetchIdentityAccess(access: CaseAccess): Promise<IdentityAccessReply> {
   const reply =
     access.kind === 'tracker'
-      ? await api<unknown>('/tracking/identity-access', {
-          method: 'POST',
-          body: proof(access),
-          authRedirect: false,
-        })
-      : await api<unknown>(`/cases/${access.caseId}/identity-access`);
+      ? await api.POST('/api/v1/tracking/identity-access', { body: proof(access), authRedirect: false })
+      : await api.GET('/api/v1/cases/{id}/identity-access', caseId(access));
   return v.parse(identityAccessReply, reply);
 }
 
@@ -69,14 +65,13 @@ const RETRY_DELAYS_MS = [600, 1500];
 export async function sendMessage(access: CaseAccess, text: string, key: string): Promise<PostMessageReply> {
   const send = () =>
     access.kind === 'tracker'
-      ? api<unknown>('/tracking/messages', {
-          method: 'POST',
+      ? api.POST('/api/v1/tracking/messages', {
           body: { ...proof(access), text },
           headers: { 'Idempotency-Key': key },
           authRedirect: false,
         })
-      : api<unknown>(`/cases/${access.caseId}/messages`, {
-          method: 'POST',
+      : api.POST('/api/v1/cases/{id}/messages', {
+          ...caseId(access),
           body: { text },
           headers: { 'Idempotency-Key': key },
         });
@@ -91,25 +86,26 @@ export async function sendMessage(access: CaseAccess, text: string, key: string)
   }
 }
 
+/** The case's attachments after Tambah Bukti (the tracker's route answers the same). */
+export type EvidenceReply = ApiReply<'post', '/api/v1/cases/{id}/attachments'>;
+
 /** Tambah Bukti: the chosen files as `attachments` parts (the tracker's proof as text parts first). */
 export async function addEvidence(
   access: CaseAccess,
   files: readonly File[],
   key: string,
   onProgress?: (fraction: number) => void,
-): Promise<unknown> {
+): Promise<EvidenceReply> {
   const form = new FormData();
   if (access.kind === 'tracker') {
     form.append('caseNumber', access.caseNumber);
     form.append('password', access.password);
   }
   for (const file of files) form.append('attachments', file, file.name);
-  const path = access.kind === 'tracker' ? '/tracking/attachments' : `/cases/${access.caseId}/attachments`;
-  return upload<unknown>(path, form, {
-    headers: { 'Idempotency-Key': key },
-    authRedirect: access.kind !== 'tracker',
-    ...(onProgress ? { onProgress } : {}),
-  });
+  const options = { headers: { 'Idempotency-Key': key }, ...(onProgress ? { onProgress } : {}) };
+  return access.kind === 'tracker'
+    ? upload('/api/v1/tracking/attachments', form, { ...options, authRedirect: false })
+    : upload('/api/v1/cases/{id}/attachments', form, { ...options, ...caseId(access) });
 }
 
 /** A stable identity of the access (the view rebuilds the object on every render). */

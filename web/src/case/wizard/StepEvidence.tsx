@@ -1,7 +1,7 @@
 import { Input, Stack } from '@chakra-ui/react';
-import { FIELD_LIMITS } from '@wbs/shared';
-import useSWR from 'swr';
-import type { Items, Option } from '../../api/types.ts';
+import { DEFAULT_CHANNEL_ID, FIELD_LIMITS } from '@wbs/shared';
+import { read } from '../../api/client.ts';
+import { useApi } from '../../api/useApi.ts';
 import { FormField } from '../../ui/FormField.tsx';
 import { SelectInput } from '../../ui/SelectInput.tsx';
 import { notify } from '../../ui/toaster.tsx';
@@ -13,7 +13,7 @@ import { bindText, type StepProps } from './types.ts';
 
 /** Step 4 of 4, Bukti Pendukung: files, link, people involved, then channel (staff) or password (guest). */
 export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepProps) {
-  const channels = useSWR<Items<Option>>(ctx.signedIn ? '/channels' : null);
+  const channels = useApi(ctx.signedIn ? read('/api/v1/channels') : null);
 
   const chooseEvidence = ([file]: File[]) => {
     if (!file) return;
@@ -83,7 +83,7 @@ export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepPro
             options={channels.data?.items ?? []}
             loading={channels.isLoading}
             placeholder="Pilih Saluran"
-            onChange={(id) => update({ channelId: id || 1 })}
+            onChange={(id) => update({ channelId: id || DEFAULT_CHANNEL_ID })}
           />
         </FormField>
       ) : (

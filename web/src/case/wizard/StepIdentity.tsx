@@ -1,7 +1,7 @@
 import { Box, Input, SimpleGrid, Stack, Switch, Text } from '@chakra-ui/react';
 import { FIELD_LIMITS } from '@wbs/shared';
-import useSWR from 'swr';
-import type { Items, Option } from '../../api/types.ts';
+import { read } from '../../api/client.ts';
+import { useApi } from '../../api/useApi.ts';
 import { FormField } from '../../ui/FormField.tsx';
 import { SelectInput } from '../../ui/SelectInput.tsx';
 import { ReporterTypeField } from './ReporterTypeField.tsx';
@@ -63,7 +63,7 @@ export function StepIdentity({ state, errors, update }: StepProps) {
 }
 
 /**
- * What the contact details of an anonymous report are for and who sees them (docs/decisions.md:
+ * What the contact details of an anonymous report are for and who sees them (docs/product/privacy.md#contact-reveal:
  * handlers see them masked; one allowed to write activity logs may reveal them with a recorded reason).
  */
 function ContactUseNotice() {
@@ -85,12 +85,20 @@ function ContactUseNotice() {
 
 /** Name, department, address and location: only in an identified report. */
 function IdentifiedFields({ state, errors, update }: Pick<StepProps, 'state' | 'errors' | 'update'>) {
-  const provinces = useSWR<Items<Option>>('/regions/provinces');
-  const cities = useSWR<Items<Option>>(
-    !state.anonymous && state.provinceId > 0 ? `/regions/provinces/${state.provinceId}/cities` : null,
+  const provinces = useApi(read('/api/v1/regions/provinces'));
+  const cities = useApi(
+    !state.anonymous && state.provinceId > 0
+      ? read('/api/v1/regions/provinces/{provinceId}/cities', {
+          params: { path: { provinceId: String(state.provinceId) } },
+        })
+      : null,
   );
-  const districts = useSWR<Items<Option>>(
-    !state.anonymous && state.cityId > 0 ? `/regions/cities/${state.cityId}/districts` : null,
+  const districts = useApi(
+    !state.anonymous && state.cityId > 0
+      ? read('/api/v1/regions/cities/{cityId}/districts', {
+          params: { path: { cityId: String(state.cityId) } },
+        })
+      : null,
   );
   return (
     <SimpleGrid columns={{ base: 1, md: 2 }} gap="5">

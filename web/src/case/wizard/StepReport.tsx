@@ -1,7 +1,7 @@
 import { Box, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { FIELD_LIMITS } from '@wbs/shared';
-import useSWR from 'swr';
-import type { CaseCategory, Items, Option } from '../../api/types.ts';
+import { read } from '../../api/client.ts';
+import { useApi } from '../../api/useApi.ts';
 import { FormField } from '../../ui/FormField.tsx';
 import { SelectInput } from '../../ui/SelectInput.tsx';
 import { QUESTIONS } from '../questions.ts';
@@ -13,13 +13,14 @@ const LONG = FIELD_LIMITS.longText;
 
 /** Step 3 of 4, Laporan Dugaan Pelanggaran: company (partner users), category and the questions. */
 export function StepReport({ state, errors, update, ctx }: StepProps) {
-  const companies = useSWR<Items<Option>>(ctx.partnerUser ? '/companies/options' : null);
-  const categoryKey = ctx.partnerUser
+  const companies = useApi(ctx.partnerUser ? read('/api/v1/companies/options') : null);
+  // A partner user's categories are those of the company chosen first.
+  const categoryQuery = ctx.partnerUser
     ? state.companyId > 0
-      ? `/case-categories?companyId=${state.companyId}`
+      ? read('/api/v1/case-categories', { params: { query: { companyId: String(state.companyId) } } })
       : null
-    : '/case-categories';
-  const categories = useSWR<Items<CaseCategory>>(categoryKey);
+    : read('/api/v1/case-categories');
+  const categories = useApi(categoryQuery);
   const categoryOptions = (categories.data?.items ?? []).map((c) => ({
     id: c.id,
     name: c.name,
@@ -46,7 +47,7 @@ export function StepReport({ state, errors, update, ctx }: StepProps) {
             value={state.categoryId}
             options={categoryOptions}
             loading={categories.isLoading}
-            disabled={categoryKey === null}
+            disabled={categoryQuery === null}
             placeholder="Pilih Kategori"
             onChange={(id) => update({ categoryId: id })}
           />

@@ -1,0 +1,158 @@
+/**
+ * HTTP over loopback with undici, as every black-box suite (fault, attack, replicas) and the e2e
+ * set-up send it: one exchange read whole (with a raw-socket replay when the server answers before
+ * reading the body), the session cookie of a sign-in, and small timing helpers.
+ */
+import { connect } from 'node:net';
+import { type Dispatcher, FormData, Response, request } from 'undici';
+
+export type Reply = { status: number; headers: Record<string, string>; text: string; ms: number };
+
+export type Call = {
+  method?: string;
+  path: string;
+  json?: unknown;
+  form?: FormData;
+  body?: string | Buffer | AsyncIterable<Uint8Array>;
+  headers?: Record<string, string>;
+  cookie?: string;
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+};
+
+/** One HTTP exchange; the reply body is read whole. Transport errors are thrown. */
+export async function call(baseUrl: string, c: Call): Promise<Reply> {
+  const started = performance.now();
+  const headers: Record<string, string> = { origin: new URL(baseUrl).origin, ...c.headers };
+  if (c.cookie) headers.cookie = c.cookie;
+  // An empty value leaves the header out (e.g. a request without Origin).
+  for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
+  let body: Call['body'] | FormData | undefined = c.body;
+  if (c.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(c.json);
+  } else if (c.form) body = c.form;
+  const method = c.method ?? (body === undefined ? 'GET' : 'POST');
+  let reply: Dispatcher.ResponseData;
+  try {
+    reply = await request(new URL(c.path, baseUrl), {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: body as never,
+      ...(c.dispatcher ? { dispatcher: c.dispatcher } : {}),
+      headersTimeout: c.timeoutMs ?? 30_000,
+      bodyTimeout: c.timeoutMs ?? 30_000,
+    });
+  } catch (error) {
+    // A server that refuses a request before reading its body (413, 503 `busy`) answers and closes;
+    // a client still writing then fails with EPIPE or a reset and never reads the answer. Send the
+    // same bytes once more over a plain socket that keeps reading after a failed write.
+    const code = (error as { code?: string }).code ?? '';
+    const replayable = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof FormData;
+    if (!replayable || !['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code)) throw error;
+    return rawExchange(
+      new URL(c.path, baseUrl),
+      method,
+      headers,
+      body as string | Buffer | FormData,
+      started,
+    );
+  }
+  const text = await reply.body.text();
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(reply.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  return { status: reply.statusCode, headers: flat, text, ms: performance.now() - started };
+}
+
+/** One request over a plain socket (Connection: close): whatever the server answered is read, even
+ * when it closed before taking the whole body. Only for replies the server sends in one piece. */
+async function rawExchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | FormData,
+  started: number,
+): Promise<Reply> {
+  let bytes: Buffer;
+  const sent = { ...headers };
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    sent['content-type'] = encoded.headers.get('content-type') ?? '';
+    bytes = Buffer.from(await encoded.arrayBuffer());
+  } else {
+    bytes = Buffer.from(body);
+  }
+  sent['content-length'] = String(bytes.length);
+  sent.connection = 'close';
+  sent.host = url.host;
+  const head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(sent)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n')}\r\n\r\n`;
+  const received = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname);
+    socket.setTimeout(30_000, () => socket.destroy(new Error('raw exchange timed out')));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+    // Written, not ended: a client that shuts its side after the body has hung up as far as Node's
+    // server is concerned, which then drops the request unanswered. `Connection: close` ends the
+    // exchange from the server's side once it has answered.
+    socket.write(head);
+    socket.write(bytes);
+  });
+  const split = received.indexOf('\r\n\r\n');
+  if (split < 0) throw new Error('the server closed without an answer');
+  const [statusLine = '', ...headerLines] = received.subarray(0, split).toString('latin1').split('\r\n');
+  const flat: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) flat[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let rest = received.subarray(split + 4);
+  if (flat['transfer-encoding']?.includes('chunked')) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const end = rest.indexOf('\r\n');
+      const size = Number.parseInt(rest.subarray(0, end).toString('latin1'), 16);
+      if (!(size > 0)) break;
+      parts.push(rest.subarray(end + 2, end + 2 + size));
+      rest = rest.subarray(end + 2 + size + 2);
+    }
+    rest = Buffer.concat(parts);
+  }
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers: flat,
+    text: rest.toString('utf8'),
+    ms: performance.now() - started,
+  };
+}
+
+/** The `name=value` pair of a Set-Cookie header, or undefined. */
+export function cookieFrom(reply: Reply, name: string): string | undefined {
+  for (const line of (reply.headers['set-cookie'] ?? '').split(/,(?=\s*[\w-]+=)/)) {
+    const pair = line.trim().split(';')[0] ?? '';
+    if (pair.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
+  }
+  return undefined;
+}
+
+/** Signs in through the gateway and returns the session cookie (`wbs_session=…`). */
+export async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
+  const reply = await call(baseUrl, { path: '/api/v1/session', json: { username, password } });
+  const cookie = cookieFrom(reply, 'wbs_session');
+  if (reply.status !== 200 || !cookie)
+    throw new Error(`sign-in of ${username}: HTTP ${reply.status} ${reply.text}`);
+  return cookie;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
