@@ -11,11 +11,23 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 const orm = require('drizzle-orm') as typeof import('drizzle-orm');
-export const { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, sql } = orm;
+export const { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } = orm;
 export type { SQL, SQLWrapper } from 'drizzle-orm';
 
 const pgCore = require('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-core');
-export const { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } = pgCore;
+export const {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} = pgCore;
 export type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 
 /** The PostgreSQL server driver and its migrator. */

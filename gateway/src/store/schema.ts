@@ -6,8 +6,10 @@
  */
 import {
   bigint,
+  boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -157,4 +159,104 @@ export const storeSecret = pgTable('store_secret', {
   keyId: text('key_id').notNull(),
   sealed: text('sealed').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * The case index (case-index/): what the legacy's case tables say of every case, kept in step by the
+ * watcher. Facts only: ids, line, category, status, channel, the anonymous flag and the filing time;
+ * never a name, a contact or the complaint number.
+ */
+export const caseIndex = pgTable(
+  'case_index',
+  {
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    caseBinding: text('case_binding').notNull(),
+    lineId: integer('line_id'),
+    categoryId: integer('category_id'),
+    statusId: integer('status_id'),
+    channelId: integer('channel_id'),
+    anonymous: boolean('anonymous'),
+    /** The legacy's filing time as WIB wall time (handling-clock.ts normaliseWallTime). */
+    filedAt: text('filed_at').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.caseId] }),
+    index('case_index_status_idx').on(t.companyId, t.statusId),
+  ],
+);
+
+/** Where the watcher is in each company's case table. */
+export const caseWatch = pgTable('case_watch', {
+  companyId: integer('company_id').primaryKey(),
+  /** The first full sweep is done: cases first seen after it are news (before it, history). */
+  seeded: boolean('seeded').notNull().default(false),
+  /** Offset of the next sweep page in the table ordered oldest first. */
+  sweepStart: integer('sweep_start').notNull().default(0),
+  sweptAt: timestamp('swept_at', { withTimezone: true, mode: 'date' }),
+  polledAt: timestamp('polled_at', { withTimezone: true, mode: 'date' }),
+});
+
+export type CaseEventKind =
+  | 'case-filed'
+  | 'case-routed'
+  | 'status-changed'
+  | 'reporter-message'
+  | 'reporter-evidence';
+
+/** Things that happened to cases, in the order the gateway learnt them; read by the notifier. */
+export const caseEvent = pgTable('case_event', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  kind: text('kind').$type<CaseEventKind>().notNull(),
+  companyId: integer('company_id').notNull(),
+  caseId: integer('case_id').notNull(),
+  caseBinding: text('case_binding').notNull(),
+  /** The case's line when the event happened (who may handle it). */
+  lineId: integer('line_id'),
+  /** Facts only (ids, statuses), never text or identity. */
+  facts: jsonb('facts').$type<Record<string, number | string | boolean | null>>().notNull().default({}),
+  occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type NoticeMail = 'off' | 'immediate' | 'digest' | 'sent' | 'failed';
+
+/** One notice to one user (legacy user id): the bell's rows; `dedupe` makes producers idempotent. */
+export const notice = pgTable(
+  'notice',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id').notNull(),
+    kind: text('kind').notNull(),
+    companyId: integer('company_id'),
+    caseId: integer('case_id'),
+    caseBinding: text('case_binding'),
+    dedupe: text('dedupe').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    mail: text('mail').$type<NoticeMail>().notNull().default('off'),
+  },
+  (t) => [
+    uniqueIndex('notice_dedupe_idx').on(t.userId, t.dedupe),
+    index('notice_user_idx').on(t.userId, t.id),
+  ],
+);
+
+/** A user's mail choice per kind of notice (absent: the kind's default, shared/src/notices.ts). */
+export const noticePreference = pgTable(
+  'notice_preference',
+  {
+    userId: integer('user_id').notNull(),
+    kind: text('kind').notNull(),
+    mail: text('mail').$type<'immediate' | 'digest' | 'off'>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/** How far each reader of case_event has come. */
+export const eventCursor = pgTable('event_cursor', {
+  name: text('name').primaryKey(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull().default(0),
 });

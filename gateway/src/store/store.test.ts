@@ -97,9 +97,15 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'audit_record',
       'case_clock',
       'case_conversation',
+      'case_event',
+      'case_index',
       'case_message',
+      'case_watch',
+      'event_cursor',
       'handling_deadline',
       'identity_access',
+      'notice',
+      'notice_preference',
       'store_secret',
     ]);
   });
