@@ -78,6 +78,7 @@ const config = loadConfig({
   SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghij',
   SESSION_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
   STORE_DATA_DIR: 'memory://',
+  JOBS_ENABLED: 'false',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
 });
 const { Writable } = await import('node:stream');

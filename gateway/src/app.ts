@@ -21,6 +21,7 @@ import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
 import { csrfPlugin } from './csrf.ts';
 import { errorsPlugin } from './errors.ts';
+import { jobsPlugin } from './jobs/plugin.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
 import { metricsPlugin } from './metrics.ts';
@@ -86,6 +87,7 @@ export const app = fp(
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
     await app.register(redisPlugin, { config });
     await app.register(storePlugin, { settings: config.store });
+    await app.register(jobsPlugin, { enabled: config.jobs.enabled, databaseUrl: config.store.databaseUrl });
     await app.register(auditTrailPlugin);
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).

@@ -121,6 +121,8 @@ const envSchema = v.object({
     ),
   ),
   DOCS_ENABLED: boolString('DOCS_ENABLED', false),
+  JOBS_ENABLED: boolString('JOBS_ENABLED', true),
+  WATCH_INTERVAL_SECONDS: intString('WATCH_INTERVAL_SECONDS', 15, 5, 3600),
   TRACKING_MAX_PER_NUMBER: intString('TRACKING_MAX_PER_NUMBER', 5, 1, 1_000),
   TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
   TRACKING_WINDOW_SECONDS: intString('TRACKING_WINDOW_SECONDS', 900, 1, 86_400),
@@ -247,6 +249,11 @@ export type Config = {
   rateLimitNamespace: string;
   /** The gateway's own store (gateway/src/store): messages, identity-access history. */
   store: StoreSettings;
+  /**
+   * Background jobs on the store (gateway/src/jobs, docs/adr/0059-jobs-on-pg-boss.md): off only in
+   * tests and the OpenAPI writer, which never run them.
+   */
+  jobs: { enabled: boolean; watchIntervalSeconds: number };
   /** Upload spools and metadata scrubbing (gateway/src/uploads, docs/adr/0004-spool-check-then-forward.md
    * and docs/product/reporting.md#metadata-scrubbing). */
   uploads: UploadSettings;
@@ -357,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR,
     redisUrl: e.REDIS_URL,
     docsEnabled: e.DOCS_ENABLED,
+    jobs: { enabled: e.JOBS_ENABLED, watchIntervalSeconds: e.WATCH_INTERVAL_SECONDS },
     logLevel: e.LOG_LEVEL,
     workers: e.GATEWAY_WORKERS ?? (shared ? availableParallelism() : 1),
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },

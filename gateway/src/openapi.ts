@@ -12,6 +12,7 @@ export async function openApiJson(): Promise<string> {
     SESSION_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
     LOG_LEVEL: 'silent',
     STORE_DATA_DIR: 'memory://',
+    JOBS_ENABLED: 'false',
   });
   const app = await buildApp({ config });
   await app.ready();

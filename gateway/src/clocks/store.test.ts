@@ -19,6 +19,7 @@ const binder = caseBinder(randomBytes(32), (table, ref) => mismatches.push({ tab
 const storeOn = (database: Database): Store => ({
   db: database.db,
   engine: database.engine,
+  embedded: database.embedded,
   sealer: sealer([{ id: 'a', key: randomBytes(32) }]),
   cases: binder,
 });

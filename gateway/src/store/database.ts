@@ -18,10 +18,16 @@ import { nodePostgresDriver, type PgDatabase, type PgQueryResultHKT, pgliteDrive
 import * as schema from './schema.ts';
 
 export type StoreDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+type PGlite = InstanceType<ReturnType<typeof pgliteDriver>['PGlite']>;
 
 export type Database = {
   db: StoreDb;
   engine: 'postgresql' | 'pglite';
+  /**
+   * The embedded database's one connection, for the job queue (jobs/plugin.ts), which keeps its own
+   * tables beside the store's; null on a server, where the queue opens its own small pool.
+   */
+  embedded: PGlite | null;
   /** Answers whether the database takes a query within `timeoutMs`. */
   ping(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -89,7 +95,7 @@ export async function openPostgres(url: string, onPoolError: (error: Error) => v
     throw error;
   }
   const db = drizzleNodePg({ client: pool, schema });
-  return { db, engine: 'postgresql', ping: pingOf(db), close: () => pool.end() };
+  return { db, engine: 'postgresql', embedded: null, ping: pingOf(db), close: () => pool.end() };
 }
 
 let memoryTemplate: Promise<Blob> | undefined;
@@ -149,7 +155,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, MIGRATIONS);
-    return { db, engine: 'pglite', ping: pingOf(db), close: () => client.close() };
+    return { db, engine: 'pglite', embedded: client, ping: pingOf(db), close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => {});
     throw error;

@@ -21,6 +21,8 @@ export type Store = {
   engine: Database['engine'];
   sealer: Sealer;
   cases: CaseBinder;
+  /** The embedded database's connection (null on a PostgreSQL server): the job queue shares it. */
+  embedded: Database['embedded'];
 };
 
 export type StoreAccess = {
@@ -96,7 +98,13 @@ export const storePlugin = fp(
     app.decorate('store', {
       async open() {
         const opened = await database();
-        return { db: opened.db, engine: opened.engine, sealer: keys, cases: opened.cases };
+        return {
+          db: opened.db,
+          engine: opened.engine,
+          sealer: keys,
+          cases: opened.cases,
+          embedded: opened.embedded,
+        };
       },
       async ping(timeoutMs) {
         try {

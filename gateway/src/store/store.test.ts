@@ -38,6 +38,7 @@ const binder = caseBinder(randomBytes(32), (table, ref, rows) =>
 const storeOf = (database: Database, keys: StoreKey[]): Store => ({
   db: database.db,
   engine: database.engine,
+  embedded: database.embedded,
   sealer: sealer(keys),
   cases: binder,
 });

@@ -58,6 +58,8 @@ export async function buildTestApp(
     CASE_SUBMISSIONS_MAX_GLOBAL: '1000000',
     CASE_LOGS_MAX_GLOBAL: '1000000',
     STORE_DATA_DIR: 'memory://',
+    // Jobs start only where a test asks for them (a queue's tables cost each app a second).
+    JOBS_ENABLED: 'false',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });
