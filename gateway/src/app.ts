@@ -25,6 +25,7 @@ import { jobsPlugin } from './jobs/plugin.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
 import { metricsPlugin } from './metrics.ts';
+import { notificationsPlugin } from './notifications/plugin.ts';
 import {
   finishDocument,
   REQUEST_ID_PATTERN,
@@ -89,6 +90,7 @@ export const app = fp(
     await app.register(storePlugin, { settings: config.store });
     await app.register(jobsPlugin, { enabled: config.jobs.enabled, databaseUrl: config.store.databaseUrl });
     await app.register(auditTrailPlugin);
+    await app.register(notificationsPlugin);
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });

@@ -117,6 +117,9 @@ export const TEMPLATE_MESSAGES = {
 } as const;
 
 export const UI_MESSAGES = {
+  noticePreferencesSaved: 'Preferensi notifikasi disimpan',
+  digestStopped: 'Ringkasan harian tidak akan dikirim lagi',
+  deadLetterRetried: 'Surel dikirim ulang',
   attachmentsLimitReached: 'Lampiran sudah mencapai batas maksimal',
   exporting: 'Mengekspor data',
   caseNumberCopied: 'Nomor Pengaduan berhasil di salin',

@@ -44,6 +44,9 @@ export const ACTIONS = [
   'case-evidence:add',
   'identity-access:read-own',
   'audit-trail:export',
+  'notices:read',
+  'notices:unsubscribe',
+  'mail-dead-letters:manage',
   'handling-deadlines:read',
   'handling-deadlines:manage',
 ] as const;
@@ -110,6 +113,12 @@ export const PERMISSIONS: Record<Action, Rule> = {
   // Handling deadlines: the group sets each company's handling deadlines; company and partner admins read theirs.
   'handling-deadlines:read': types(1, 2, 3),
   'handling-deadlines:manage': types(1),
+  // Notices: the bell and its preferences for every staff user (the administrator gets the security
+  // notices); mails that failed every retry are the administrator's to look at and send again.
+  'notices:read': types(1, 2, 3, 4, 5),
+  /** The digest's one-click unsubscribe: a mail client posts it, signed in or not; the link's token proves it. */
+  'notices:unsubscribe': anyone,
+  'mail-dead-letters:manage': types(1),
 };
 
 export function can(subject: Subject, action: Action): boolean {

@@ -1,5 +1,6 @@
 /** Decorates the app with the legacy client and each request with `request.legacy`, bound to it. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
@@ -37,12 +38,38 @@ export type LegacyCaller = {
 declare module 'fastify' {
   interface FastifyInstance {
     legacyClient: LegacyClient;
+    /**
+     * The legacy API for work outside a request (jobs): calls carry `auth` (the service account's
+     * token) and a request id of their own, and log to `log`.
+     */
+    backgroundLegacy(log: FastifyBaseLogger, auth: LegacyAuth | null): LegacyCaller;
     /** Reference lists reused for a short time (./reference-cache.ts). */
     referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
     legacy: LegacyCaller;
   }
+}
+
+/** A caller over `client` whose calls carry `ctx` and, unless they name their own, `defaultAuth()`. */
+function callerOf(
+  client: LegacyClient,
+  cache: ReferenceCache,
+  ctx: CallContext,
+  defaultAuth: () => LegacyAuth | null,
+): LegacyCaller {
+  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
+    ...call,
+    auth: call.auth === undefined ? defaultAuth() : call.auth,
+  });
+  return {
+    call: (call) => client.call(ctx, withAuth(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
+    table: (call) => client.table(ctx, withAuth(call)),
+    stream: (call) => client.stream(ctx, withAuth(call)),
+  };
 }
 
 function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): LegacyCaller {
@@ -55,19 +82,7 @@ function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyReque
     },
     onCall: (name, outcome, ms) => request.server.telemetry?.legacyCall(name, outcome, ms),
   };
-  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
-    ...call,
-    auth:
-      call.auth === undefined ? (request.session?.auth ?? request.passwordChange?.auth ?? null) : call.auth,
-  });
-  return {
-    call: (call) => client.call(ctx, withAuth(call)),
-    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
-    cached: (key, load) => cache.get(key, load),
-    forget: (key) => cache.invalidate(key),
-    table: (call) => client.table(ctx, withAuth(call)),
-    stream: (call) => client.stream(ctx, withAuth(call)),
-  };
+  return callerOf(client, cache, ctx, () => request.session?.auth ?? request.passwordChange?.auth ?? null);
 }
 
 export const legacyPlugin = fp(
@@ -87,6 +102,19 @@ export const legacyPlugin = fp(
         return legacy;
       },
     });
+    app.decorate('backgroundLegacy', (log: FastifyBaseLogger, auth: LegacyAuth | null) =>
+      callerOf(
+        client,
+        cache,
+        {
+          requestId: randomUUID(),
+          log,
+          onLatency: () => {},
+          onCall: (name, outcome, ms) => app.telemetry?.legacyCall(name, outcome, ms),
+        },
+        () => auth,
+      ),
+    );
     app.addHook('onClose', async () => client.close());
   },
   { name: 'wbs-legacy', dependencies: ['wbs-logging'] },

@@ -18,6 +18,7 @@ import handlingDeadlineRoutes from './handling-deadlines/route.ts';
 import healthRoutes from './health/route.ts';
 import identityAccessRoutes from './identity-access/route.ts';
 import messageRoutes from './messages/route.ts';
+import noticeRoutes from './notices/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
@@ -57,6 +58,7 @@ const API_ROUTES = [
   receiptRoutes,
   caseEvidenceRoutes,
   handlingDeadlineRoutes,
+  noticeRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

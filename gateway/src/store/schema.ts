@@ -230,6 +230,8 @@ export const notice = pgTable(
     userId: integer('user_id').notNull(),
     kind: text('kind').notNull(),
     companyId: integer('company_id'),
+    /** The company's name when the notice was made (the bell and mails name it without a legacy call). */
+    companyName: text('company_name'),
     caseId: integer('case_id'),
     caseBinding: text('case_binding'),
     dedupe: text('dedupe').notNull(),

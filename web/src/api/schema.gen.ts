@@ -1222,6 +1222,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notifikasi (lonceng)
+         * @description The signed-in user’s notices, newest first, 30 per page (`before`: the next page), and how many are unread. A notice names its kind, company and case id; never a text or a name.
+         *
+         *     Siapa boleh memanggil (notices:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tandai notifikasi dibaca
+         * @description Marks the listed notices (`ids`) or all of them (`all: true`) read; ids of others change nothing.
+         *
+         *     Siapa boleh memanggil (notices:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        post: operations["postNoticesRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notice-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preferensi notifikasi
+         * @description How each kind of notice is mailed to the signed-in user: at once, in the 07:00 WIB digest, or not (the bell always shows it). Security notices are always mailed at once (`locked`).
+         *
+         *     Siapa boleh memanggil (notices:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getNoticePreferences"];
+        /**
+         * Simpan preferensi notifikasi
+         * @description Saves the mail choice of the kinds listed; a security notice’s choice is ignored (always at once).
+         *
+         *     Siapa boleh memanggil (notices:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        put: operations["putNoticePreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notice-preferences/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Berhenti berlangganan ringkasan harian
+         * @description The one-click unsubscribe of the daily digest (RFC 8058, `List-Unsubscribe-Post`): the token of the mail’s link stops that user’s digests. Any other token: 404.
+         *
+         *     Siapa boleh memanggil (notices:unsubscribe): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postNoticePreferencesUnsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mail/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Surel yang gagal dikirim
+         * @description Mail jobs that failed every retry (SMTP refused or down for hours), oldest first: which queue and since when. No address and no content: the jobs hold ids only.
+         *
+         *     Siapa boleh memanggil (mail-dead-letters:manage): 1 Administrator.
+         */
+        get: operations["getMailDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mail/dead-letters/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Kirim ulang surel yang gagal
+         * @description Sends a dead letter back to its queue (retried as a new job); an unknown id: 404.
+         *
+         *     Siapa boleh memanggil (mail-dead-letters:manage): 1 Administrator.
+         */
+        post: operations["postMailDeadLettersByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4617,6 +4755,279 @@ export interface operations {
         };
     };
     deleteHandlingDeadlinesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getNotices: {
+        parameters: {
+            query?: {
+                before?: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                            companyId: number | null;
+                            companyName: string | null;
+                            caseId: number | null;
+                            /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+                            createdAt: string;
+                            read: boolean;
+                        }[];
+                        unread: number;
+                        more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postNoticesRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                } | {
+                    /** @enum {unknown} */
+                    all: true;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unread: number;
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getNoticePreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                            /** @enum {string} */
+                            mail: "immediate" | "digest" | "off";
+                            locked: boolean;
+                        }[];
+                        hasEmail: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    putNoticePreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        /** @enum {string} */
+                        kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                        /** @enum {string} */
+                        mail: "immediate" | "digest" | "off";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postNoticePreferencesUnsubscribe: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getMailDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            queue: string;
+                            /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postMailDeadLettersByIdRetry: {
         parameters: {
             query?: never;
             header?: {

@@ -28,10 +28,12 @@ import { addCaseAttachments } from '../../legacy/cases.ts';
 import type { LegacyAuth } from '../../legacy/client.ts';
 import { serviceAccount } from '../../legacy/service-account.ts';
 import { audit } from '../../logging.ts';
+import { recordCaseEventQuietly } from '../../notifications/notifier.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
+import { storeCall } from '../../store/plugin.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { fileMessages, shownFileName } from '../../uploads/policy.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
@@ -97,6 +99,18 @@ async function addToCase(
         resourceId: found.caseId,
         files: scrubbed.length,
       });
+      // The files are at the legacy: the handlers' notice must not undo that if the store fails.
+      await storeCall(request, (store) =>
+        recordCaseEventQuietly(store, request.log, {
+          kind: 'reporter-evidence',
+          companyId: found.caseCompanyId,
+          caseId: found.caseId,
+          caseBinding: store.cases.bind(found).binding,
+          lineId: found.caseCaseLineId,
+          facts: { files: scrubbed.length },
+        }),
+      ).catch(() => {});
+      request.server.notices.deliverSoon();
       return {
         message: messages[0] ?? '',
         attachments: attachments.map((a) => ({

@@ -6,6 +6,8 @@ import type { ConversationReply, PostMessageReply } from '@wbs/shared/api/messag
 import { format, PROBLEM_MESSAGES, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
+import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import { recordCaseEventQuietly } from '../../notifications/notifier.ts';
 import { presentMessage, type Reader } from '../../presenters/messages.ts';
 import type { CaseIdentity } from '../../store/case-binding.ts';
 import { type Author, listMessages, markSeen, postMessage, seenOf } from '../../store/messages.ts';
@@ -37,7 +39,7 @@ export async function readConversation(
 /** Posts `text` as `author` (idempotent with the request's Idempotency-Key); replies with the conversation. */
 export async function postToConversation(
   request: FastifyRequest,
-  found: CaseIdentity,
+  found: LegacyCase,
   author: Author,
   text: string,
 ): Promise<PostMessageReply> {
@@ -45,10 +47,22 @@ export async function postToConversation(
   const content = author.kind === 'handler' ? { text, authorName: author.name } : { text };
   const reader = author.kind === 'handler' ? 'staff' : 'reporter';
   const posted = await storeCall(request, async (store) => {
-    const result = await postMessage(store, store.cases.bind(found), author, content, {
+    const ref = store.cases.bind(found);
+    const result = await postMessage(store, ref, author, content, {
       key,
       hmacKey: request.server.config.sessionSecret,
     });
+    if (result.outcome === 'created' && author.kind === 'reporter') {
+      // The case's handlers are told (notifications/notifier.ts); a replayed post was told already.
+      await recordCaseEventQuietly(store, request.log, {
+        kind: 'reporter-message',
+        companyId: ref.companyId,
+        caseId: ref.caseId,
+        caseBinding: ref.binding,
+        lineId: found.caseCaseLineId,
+      });
+      request.server.notices.deliverSoon();
+    }
     if (result.outcome === 'key-reused' || result.outcome === 'full') return result;
     return { ...result, conversation: await conversationOf(store, found, reader, true) };
   });

@@ -46,6 +46,8 @@ CREATE TABLE notice (
   user_id integer NOT NULL,
   kind text NOT NULL,
   company_id integer,
+  -- The company's name when the notice was made: the bell and the mails name it without a legacy call.
+  company_name text,
   case_id integer,
   case_binding text,
   dedupe text NOT NULL,
