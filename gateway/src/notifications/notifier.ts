@@ -12,7 +12,7 @@ import type { Store } from '../store/plugin.ts';
 import { type CaseEventKind, caseEvent, eventCursor } from '../store/schema.ts';
 import type { CompanyHandlers, HandlerDirectory } from './recipients.ts';
 import { handlesLine } from './recipients.ts';
-import { addNotices, type NewNotice, preferencesOf } from './store.ts';
+import { addNotices, type NewNotice, preferencesOf, saveRecipients } from './store.ts';
 
 const CURSOR = 'notices';
 /** Events turned into notices per run (a long backlog continues in the next run at once). */
@@ -95,8 +95,15 @@ export async function notifyCaseEvents(deps: NotifierDeps, batch = EVENT_BATCH):
     }
   }
   const emails = new Map<number, boolean>();
-  for (const company of companies.values())
-    for (const handler of company?.handlers ?? []) emails.set(handler.userId, handler.email !== null);
+  const recipients: { userId: number; email: string | null }[] = [];
+  for (const company of companies.values()) {
+    for (const handler of company?.handlers ?? []) {
+      emails.set(handler.userId, handler.email !== null);
+      recipients.push({ userId: handler.userId, email: handler.email });
+    }
+  }
+  // Where their mails go, as the legacy says now (a mail job reads it from the store only).
+  await saveRecipients(store, recipients);
 
   const lastId = todo[todo.length - 1]!.id;
   const added = await store.db.transaction(async (tx) => {

@@ -4,11 +4,13 @@
  * that record a case event ask for a prompt delivery instead of waiting for the next minute).
  */
 import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { LegacyCaller } from '../legacy/plugin.ts';
 import { serviceAccount } from '../legacy/service-account.ts';
 import { notifyCaseEvents } from './notifier.ts';
 import { handlerDirectory } from './recipients.ts';
+import { addNotices, saveRecipients } from './store.ts';
 
 /** The queue of the notifier: one run at a time across replicas, one more waiting at most. */
 export const DELIVER_QUEUE = 'notices-deliver';
@@ -16,6 +18,11 @@ export const DELIVER_QUEUE = 'notices-deliver';
 export type Notices = {
   /** Asks for the case events recorded so far to be turned into notices soon (never throws). */
   deliverSoon(): void;
+  /**
+   * A staff user signed in from a browser not seen before: a security notice, always mailed at once
+   * (docs/product/notifications.md#handlers). Runs after the reply; never fails the sign-in.
+   */
+  signedInFromNewDevice(user: { id: number; email: string | null; userTypeId: number }): void;
 };
 
 declare module 'fastify' {
@@ -59,6 +66,29 @@ export const notificationsPlugin = fp(
           .catch((error) =>
             log.warn({ err: { message: (error as Error).message } }, 'notices: delivery not asked'),
           );
+      },
+      signedInFromNewDevice(user) {
+        if (user.userTypeId > 5) return;
+        const email = user.email?.trim() || null;
+        void (async () => {
+          const store = await app.store.open();
+          await saveRecipients(store, [{ userId: user.id, email }]);
+          const [added] = await addNotices(store.db, [
+            {
+              userId: user.id,
+              kind: 'new-device',
+              companyId: null,
+              companyName: null,
+              caseId: null,
+              caseBinding: null,
+              dedupe: `sign-in:${randomUUID()}`,
+              mail: email && app.mailer.configured ? 'immediate' : 'off',
+            },
+          ]);
+          if (added?.mail === 'immediate') await mailSoon(user.id);
+        })().catch((error) =>
+          log.warn({ err: { message: (error as Error).message } }, 'notices: new-device notice not recorded'),
+        );
       },
     } satisfies Notices);
   },

@@ -12,7 +12,7 @@ import {
 } from '@wbs/shared/notices';
 import { and, count, desc, eq, inArray, isNull, lt, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
-import { notice, noticePreference } from '../store/schema.ts';
+import { notice, noticePreference, noticeRecipient } from '../store/schema.ts';
 
 /** The bell lists this many notices per page. */
 export const NOTICE_PAGE = 30;
@@ -218,4 +218,49 @@ export async function setMailState(
     .update(notice)
     .set({ mail: state })
     .where(inArray(notice.id, [...ids]));
+}
+
+const recipientContext = (userId: number) => `notice-recipient|${userId}`;
+
+/**
+ * Keeps where each user's notices are mailed (null: the account has no address, so nothing is
+ * mailed). Written only when it changed: the notifier refreshes it on every batch.
+ */
+export async function saveRecipients(
+  store: Store,
+  recipients: readonly { userId: number; email: string | null }[],
+): Promise<void> {
+  if (recipients.length === 0) return;
+  const ids = [...new Set(recipients.map((r) => r.userId))];
+  const known = await recipientEmails(store, ids);
+  for (const { userId, email } of recipients) {
+    if (known.get(userId) === email) continue;
+    known.set(userId, email);
+    if (email === null) {
+      await store.db.delete(noticeRecipient).where(eq(noticeRecipient.userId, userId));
+      continue;
+    }
+    const sealed = store.sealer.seal(email, recipientContext(userId));
+    await store.db
+      .insert(noticeRecipient)
+      .values({ userId, keyId: sealed.keyId, sealedEmail: sealed.sealed })
+      .onConflictDoUpdate({
+        target: noticeRecipient.userId,
+        set: { keyId: sealed.keyId, sealedEmail: sealed.sealed, updatedAt: sql`now()` },
+      });
+  }
+}
+
+/** The addresses kept for `userIds` (absent: none kept). */
+export async function recipientEmails(store: Store, userIds: readonly number[]): Promise<Map<number, string | null>> {
+  const result = new Map<number, string | null>();
+  if (userIds.length === 0) return result;
+  const rows = await store.db
+    .select()
+    .from(noticeRecipient)
+    .where(inArray(noticeRecipient.userId, [...userIds]));
+  for (const row of rows) {
+    result.set(row.userId, store.sealer.open({ keyId: row.keyId, sealed: row.sealedEmail }, recipientContext(row.userId)));
+  }
+  return result;
 }

@@ -257,6 +257,14 @@ export const noticePreference = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.kind] })],
 );
 
+/** Where a staff user's notices are mailed: the address sealed (keyring.ts), refreshed from the legacy. */
+export const noticeRecipient = pgTable('notice_recipient', {
+  userId: integer('user_id').primaryKey(),
+  keyId: text('key_id').notNull(),
+  sealedEmail: text('sealed_email').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 /** How far each reader of case_event has come. */
 export const eventCursor = pgTable('event_cursor', {
   name: text('name').primaryKey(),

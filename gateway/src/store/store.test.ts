@@ -107,6 +107,7 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'identity_access',
       'notice',
       'notice_preference',
+      'notice_recipient',
       'store_secret',
     ]);
   });

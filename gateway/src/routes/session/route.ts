@@ -46,9 +46,10 @@ export default async function sessionRoutes(app: FastifyInstance) {
       const started = performance.now();
       const { username, password, deviceToken } = request.body;
       const subject = username.trim().toLowerCase();
+      const knownDevice = devices.isKnown(deviceToken, subject);
       let attempt: Awaited<ReturnType<typeof guard.begin>>;
       try {
-        attempt = await guard.begin(request, reply, subject, devices.isKnown(deviceToken, subject));
+        attempt = await guard.begin(request, reply, subject, knownDevice);
       } catch (error) {
         audit(request, 'sign-in-failed', { reason: 'rate-limited' });
         throw error;
@@ -79,6 +80,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
       }
       await app.sessions.start(request, reply, user, login.token);
       audit(request, 'sign-in');
+      if (!knownDevice) app.notices.signedInFromNewDevice(user);
       return { user, deviceToken: nextDeviceToken };
     },
   );

@@ -71,6 +71,16 @@ CREATE TABLE notice_preference (
   PRIMARY KEY (user_id, kind)
 );
 --> statement-breakpoint
+-- Where each staff user's notices are mailed: the address from the legacy's staff records (refreshed
+-- whenever the notifier reads them, and at each sign-in), sealed like a message, so a mail job needs
+-- neither the legacy nor an address in its data.
+CREATE TABLE notice_recipient (
+  user_id integer PRIMARY KEY,
+  key_id text NOT NULL,
+  sealed_email text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+--> statement-breakpoint
 -- How far each reader of case_event has come.
 CREATE TABLE event_cursor (
   name text PRIMARY KEY,
