@@ -1,6 +1,8 @@
 /**
  * `pnpm start`: the whole system at http://localhost:8080 — legacy-sim (the embedded default
- * upstream), the gateway, and the built web app served by the gateway.
+ * upstream), the gateway, and the built web app served by the gateway; and, unless SMTP_URL names a
+ * real SMTP server, the development mail sink, whose page (http://127.0.0.1:8025) shows every mail
+ * the gateway sends.
  *
  * Settings: the environment, then `.env` at the repository root, then `gateway/.env` (the first one
  * naming a setting wins; gateway/.env.example lists them all). Relative folders in a file are taken
@@ -34,6 +36,7 @@ const processesFile = join(dataDir, 'run', 'processes.json');
 const SCRIPTS: Record<string, string> = {
   'legacy-sim': 'scripts/legacy-sim/src/main.ts',
   gateway: 'gateway/src/server.ts',
+  'mail-sink': 'scripts/mail-sink/main.ts',
 };
 const ENV_FILES = [join(repoRoot, '.env'), join(repoRoot, 'gateway', '.env')];
 const FOLDER_SETTINGS = new Set(['WEB_DIST_DIR', 'STORE_DATA_DIR', 'LEGACY_SIM_DATA_DIR']);
@@ -150,6 +153,10 @@ const record = (name: string, pid: number) => {
 const loadedEnvFiles = loadEnvFiles();
 const gatewayPort = port('PORT', 8080);
 const simPort = port('LEGACY_SIM_PORT', 8081);
+// Without an SMTP server of its own the gateway sends to the sink, so mails can be read in development.
+const sinkPorts = setting('SMTP_URL')
+  ? null
+  : { smtpPort: port('MAIL_SINK_SMTP_PORT', 1025), httpPort: port('MAIL_SINK_PORT', 8025) };
 // The example's LEGACY_API_URL is the sim's own address: that still means "start the sim".
 const ownSimApi = [`http://127.0.0.1:${simPort}/api`, `http://localhost:${simPort}/api`];
 const configuredApi = setting('LEGACY_API_URL')?.replace(/\/+$/, '');
@@ -182,6 +189,8 @@ try {
     sessionSecret: setting('SESSION_SECRET') ?? secrets.sessionSecret,
     sessionEncryptionKey: setting('SESSION_ENCRYPTION_KEY') ?? secrets.sessionEncryptionKey,
     webDistDir: setting('WEB_DIST_DIR') ?? join(repoRoot, 'web', 'dist'),
+    ...(sinkPorts ? { mail: { sink: sinkPorts } } : {}),
+    publicUrl: setting('PUBLIC_URL'),
     gatewayEnv: {
       RECEIPT_SIGNING_KEYS: setting('RECEIPT_SIGNING_KEYS') ?? `dev1:${secrets.receiptSigningKey}`,
     },
@@ -202,9 +211,18 @@ try {
     fail(
       `Port ${error.port} (${error.service}) is already in use by another program, so nothing was started.\n` +
         'Another `pnpm start` may still be running: stop it with Ctrl+C in its terminal, or choose other\n' +
-        `ports, e.g. PORT=${gatewayPort + 10} LEGACY_SIM_PORT=${simPort + 10} pnpm start.`,
+        `ports, e.g. PORT=${gatewayPort + 10} LEGACY_SIM_PORT=${simPort + 10}` +
+        (sinkPorts
+          ? ` MAIL_SINK_SMTP_PORT=${sinkPorts.smtpPort + 10} MAIL_SINK_PORT=${sinkPorts.httpPort + 10}`
+          : '') +
+        ' pnpm start.',
     );
   }
   fail(`WBS did not start: ${(error as Error).message}. Every process it started has been stopped.`);
 }
-console.log(`\nWBS is running at ${system.url}  (Ctrl+C to stop)\n`);
+console.log(
+  `\nWBS is running at ${system.url}  (Ctrl+C to stop)\n` +
+    (system.mailSink
+      ? `Mails the gateway sends (nothing leaves this machine): ${system.mailSink.url}\n`
+      : `Mails go to the SMTP server of SMTP_URL.\n`),
+);

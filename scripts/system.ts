@@ -1,6 +1,7 @@
 /**
- * Starts the whole system as separate processes: legacy-sim (unless a real legacy API is given),
- * then the gateway serving the built web app. Used by `pnpm start` and by the browser journeys.
+ * Starts the whole system as separate processes: legacy-sim (unless a real legacy API is given), the
+ * development mail sink (when asked for), then the gateway serving the built web app. Used by
+ * `pnpm start` and by the suites.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -33,6 +34,15 @@ export type SystemOptions = {
   onUnexpectedExit?: (name: string, code: number | null) => void;
   /** Called with each process's id as soon as it is spawned (pnpm start records them). */
   onSpawn?: (name: string, pid: number) => void;
+  /**
+   * Outgoing mail. `sink`: start the development mail sink (scripts/mail-sink) on these loopback
+   * ports and point the gateway's SMTP_URL at it; `smtpUrl`: the gateway sends to this server (e.g. a
+   * sink a suite started itself: scripts/support/mail.ts). Absent: no SMTP_URL is given from here, so
+   * the environment decides (without one the gateway sends no mail).
+   */
+  mail?: { sink: { smtpPort: number; httpPort: number } } | { smtpUrl: string };
+  /** The gateway's PUBLIC_URL, the base of the links in mails; default: the address the system is served at. */
+  publicUrl?: string;
 };
 
 export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
@@ -40,6 +50,8 @@ export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
 export type RunningSystem = {
   url: string;
   simUrl: string | null;
+  /** The mail sink this start runs (its page and API, and the SMTP_URL the gateway got), if any. */
+  mailSink: { url: string; smtpUrl: string } | null;
   stop(): Promise<void>;
   /** The running gateway process's id (fault tests). */
   gatewayPid(): number | undefined;
@@ -155,6 +167,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   // Before anything starts: a stale process on a port would answer the readiness wait in our place.
   if (!options.legacyApiUrl) await assertPortFree(options.simPort, 'legacy-sim');
+  const sinkPorts = options.mail && 'sink' in options.mail ? options.mail.sink : null;
+  if (sinkPorts) {
+    await assertPortFree(sinkPorts.smtpPort, 'mail sink SMTP');
+    await assertPortFree(sinkPorts.httpPort, 'mail sink page');
+  }
   await assertPortFree(options.gatewayPort, 'gateway');
 
   try {
@@ -170,12 +187,28 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       });
       await waitFor(`${legacyApiUrl}/channel`, failedWhileStarting);
     }
+    let mailSink: RunningSystem['mailSink'] = null;
+    if (sinkPorts) {
+      mailSink = {
+        url: `http://127.0.0.1:${sinkPorts.httpPort}`,
+        smtpUrl: `smtp://127.0.0.1:${sinkPorts.smtpPort}`,
+      };
+      run('mail-sink', 'scripts/mail-sink/main.ts', {
+        MAIL_SINK_SMTP_PORT: String(sinkPorts.smtpPort),
+        MAIL_SINK_PORT: String(sinkPorts.httpPort),
+      });
+      await waitFor(`${mailSink.url}/api/knobs`, failedWhileStarting);
+    }
+    const smtpUrl =
+      mailSink?.smtpUrl ?? (options.mail && 'smtpUrl' in options.mail ? options.mail.smtpUrl : null);
     const gatewayEnv = {
       PORT: String(options.gatewayPort),
       LEGACY_API_URL: legacyApiUrl,
       SESSION_SECRET: options.sessionSecret,
       SESSION_ENCRYPTION_KEY: options.sessionEncryptionKey,
       WEB_DIST_DIR: options.webDistDir,
+      PUBLIC_URL: options.publicUrl ?? `http://localhost:${options.gatewayPort}`,
+      ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
       // The tracker's Tambah Bukti needs a legacy token (legacy/service-account.ts); against the
       // bundled legacy-sim a seeded account plays the gateway's service account.
       ...(simUrl && !process.env.LEGACY_SERVICE_USERNAME
@@ -195,6 +228,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     return {
       url: `http://localhost:${options.gatewayPort}`,
       simUrl,
+      mailSink,
       stop,
       gatewayPid: () => gateway()?.child.pid,
       stopGateway: (signal) => {

@@ -1,7 +1,7 @@
 /**
  * The gateway as one Fastify plugin: the request-id hook, then the app plugins in this order (errors,
  * metrics, security headers, compression, multipart, uploads, session, logging, legacy client, redis,
- * store, audit trail, csrf, policy, OpenAPI with its UI when docs are on, static files), then the
+ * store, audit trail, mail, csrf, policy, OpenAPI with its UI when docs are on, static files), then the
  * routes. The order matters: hooks run in the order their plugins were registered, so it is the order
  * a request meets them. `buildApp()` creates the Fastify instance around it; server.ts, the tests, the
  * OpenAPI writer and the benchmarks all use it.
@@ -24,6 +24,7 @@ import { errorsPlugin } from './errors.ts';
 import { jobsPlugin } from './jobs/plugin.ts';
 import { legacyPlugin } from './legacy/plugin.ts';
 import { loggerOptions, loggingPlugin } from './logging.ts';
+import { mailPlugin } from './mail/plugin.ts';
 import { metricsPlugin } from './metrics.ts';
 import { notificationsPlugin } from './notifications/plugin.ts';
 import {
@@ -90,6 +91,7 @@ export const app = fp(
     await app.register(storePlugin, { settings: config.store });
     await app.register(jobsPlugin, { enabled: config.jobs.enabled, databaseUrl: config.store.databaseUrl });
     await app.register(auditTrailPlugin);
+    await app.register(mailPlugin, { settings: config.mail });
     await app.register(notificationsPlugin);
     await app.register(csrfPlugin);
     // The policy plugin sees every route registered after it (and refuses an API route without one).

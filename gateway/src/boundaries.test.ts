@@ -41,6 +41,7 @@ const PLAIN_FOLDERS = [
   'clocks/',
   'audit/',
   'receipts/',
+  'mail/',
   'store/',
   'uploads/',
   'presenters/',

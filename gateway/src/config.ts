@@ -3,6 +3,7 @@
  * value stops the process with a message naming the variable (never echoing a secret).
  */
 import { hkdfSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import {
   type HandlingDeadlines,
 } from '@wbs/shared/handling-clock';
 import * as v from 'valibot';
+import { type MailSettings, mailFrom, publicUrl, smtpServer } from './mail/settings.ts';
 import { derivedReceiptKey, parseReceiptKeys, type ReceiptKey } from './receipts/keys.ts';
 import { parseKeyRing, type StoreKey } from './store/keyring.ts';
 
@@ -193,6 +195,18 @@ const envSchema = v.object({
     FEEDBACK_MONTHS_RANGE.min,
     FEEDBACK_MONTHS_RANGE.max,
   ),
+  // Checked in mail/settings.ts: the URL may hold a password, so no message may echo it.
+  SMTP_URL: optionalText,
+  SMTP_CA_FILE: optionalText,
+  SMTP_TIMEOUT_MS: intString('SMTP_TIMEOUT_MS', 30_000, 100, 600_000),
+  MAIL_FROM: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => value.trim() || 'WBS <no-reply@wbs.invalid>'),
+  ),
+  PUBLIC_URL: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => value.trim() || 'http://localhost:8080'),
+  ),
   LOG_LEVEL: v.pipe(
     v.optional(v.string(), 'info'),
     v.transform((value) => value.trim().toLowerCase() || 'info'),
@@ -259,6 +273,13 @@ export type Config = {
   uploads: UploadSettings;
   /** Filing-receipt keys (gateway/src/receipts): the last one signs, all verify and are published. */
   receiptKeys: ReceiptKey[];
+  /** Outgoing mail (gateway/src/mail): the SMTP server, when there is one, and the sender. */
+  mail: MailSettings;
+  /**
+   * Where users reach the product (PUBLIC_URL, no trailing slash): the base of every link a mail
+   * holds, since a mail is read far from any request that could tell the gateway its own address.
+   */
+  publicUrl: string;
 };
 
 export type UploadSettings = {
@@ -341,6 +362,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'DATABASE_URL (the embedded store serves one process only)',
     ]);
   }
+  const mail = mailSettings(e.SMTP_URL, e.SMTP_CA_FILE, e.SMTP_TIMEOUT_MS, e.MAIL_FROM);
+  const base = publicUrl(e.PUBLIC_URL);
+  if (typeof base !== 'string') throw new ConfigError([`PUBLIC_URL ${base.problem}`]);
   const store = storeSettings(
     e.DATABASE_URL,
     e.STORE_DATA_DIR,
@@ -412,6 +436,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitNamespace: e.RATE_LIMIT_NAMESPACE,
     store,
     receiptKeys: receiptKeys(e.RECEIPT_SIGNING_KEYS, e.SESSION_ENCRYPTION_KEY),
+    mail,
+    publicUrl: base,
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
@@ -423,6 +449,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
   };
+}
+
+/** The SMTP server (none without SMTP_URL), its private CA when one is named, and the sender. */
+function mailSettings(
+  url: string | undefined,
+  caFile: string | undefined,
+  timeoutMs: number,
+  fromText: string,
+): MailSettings {
+  const problems: string[] = [];
+  const from = mailFrom(fromText);
+  if ('problem' in from) problems.push(`MAIL_FROM ${from.problem}`);
+  let ca: string | undefined;
+  if (caFile !== undefined) {
+    try {
+      ca = readFileSync(caFile, 'utf8');
+      if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+        problems.push('SMTP_CA_FILE must be a PEM certificate file');
+    } catch {
+      problems.push('SMTP_CA_FILE cannot be read');
+    }
+    if (url === undefined) problems.push('SMTP_CA_FILE is set but SMTP_URL is not');
+  }
+  const smtp = url === undefined ? null : smtpServer(url, { ca, timeoutMs });
+  if (smtp !== null && 'problem' in smtp) problems.push(`SMTP_URL ${smtp.problem}`);
+  if (problems.length > 0 || 'problem' in from || (smtp !== null && 'problem' in smtp)) {
+    throw new ConfigError(problems);
+  }
+  return { smtp, from };
 }
 
 /** `RECEIPT_SIGNING_KEYS` when set, else a key derived from the session key (receipts/keys.ts). */

@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { JobFailure } from '../jobs/plugin.ts';
 import { handlerDigestMail, handlerNoticeMail, messageIdFor, securityNoticeMail } from '../mail/compose.ts';
 import type { MailSettings } from '../mail/settings.ts';
-import { type Mailer, MailError, type OutgoingMail } from '../mail/transport.ts';
+import { MailError, type Mailer, type OutgoingMail } from '../mail/transport.ts';
 import type { Store } from '../store/plugin.ts';
 import { pendingMail, recipientEmails, setMailState } from './store.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
@@ -125,7 +125,12 @@ export async function sendImmediateNotices(deps: MailDeps, userId: number): Prom
 }
 
 /** The digest of `userId` for `day` (WIB): notices waiting for it that were made before `cutoff`. */
-export async function sendDigest(deps: MailDeps, userId: number, day: string, cutoff: Date): Promise<boolean> {
+export async function sendDigest(
+  deps: MailDeps,
+  userId: number,
+  day: string,
+  cutoff: Date,
+): Promise<boolean> {
   const pending = await pendingMail(deps.store, userId, 'digest', cutoff);
   if (pending.length === 0) return false;
   const to = await addressOf(
@@ -134,7 +139,11 @@ export async function sendDigest(deps: MailDeps, userId: number, day: string, cu
     pending.map((p) => p.id),
   );
   if (to === null) return false;
-  const items = groups(pending).map((g) => ({ kind: g.kind, companyName: g.companyName, count: g.ids.length }));
+  const items = groups(pending).map((g) => ({
+    kind: g.kind,
+    companyName: g.companyName,
+    count: g.ids.length,
+  }));
   const token = unsubscribeToken(deps.secret, userId);
   await send(
     deps,

@@ -32,6 +32,8 @@ export type NotifierDeps = {
   withLegacy: <T>(work: (legacy: LegacyCaller) => Promise<T>) => Promise<T>;
   directory: HandlerDirectory;
   log: FastifyBaseLogger;
+  /** No mail server (SMTP_URL unset): notices are for the bell only, none waits for a mail. */
+  mailOff?: boolean;
 };
 
 export type NotifyResult = {
@@ -111,7 +113,7 @@ export async function notifyCaseEvents(deps: NotifierDeps, batch = EVENT_BATCH):
     const rows: NewNotice[] = candidates.map((c) => {
       const mode: MailMode = prefs.get(c.userId)?.[c.kind] ?? 'off';
       // Without an address the bell is the only way: nothing waits for a mail that cannot be sent.
-      return { ...c, mail: emails.get(c.userId) ? mode : 'off' };
+      return { ...c, mail: emails.get(c.userId) && !deps.mailOff ? mode : 'off' };
     });
     const inserted = await addNotices(tx, rows);
     // Moves only from where this run started: a second notifier that got here first wins, and this

@@ -3,17 +3,30 @@
  * events into notices and send their mails, and decorates `app.notices` for the producers (routes
  * that record a case event ask for a prompt delivery instead of waiting for the next minute).
  */
-import type { FastifyInstance } from 'fastify';
+
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { JobFailure } from '../jobs/plugin.ts';
 import type { LegacyCaller } from '../legacy/plugin.ts';
 import { serviceAccount } from '../legacy/service-account.ts';
+import {
+  DIGEST_CRON,
+  DIGEST_PLAN_QUEUE,
+  DIGEST_QUEUE,
+  digestDay,
+  jobIdFor,
+  NOTICE_MAIL_QUEUE,
+  sendDigest,
+  sendImmediateNotices,
+} from './mail-jobs.ts';
 import { notifyCaseEvents } from './notifier.ts';
 import { handlerDirectory } from './recipients.ts';
-import { addNotices, saveRecipients } from './store.ts';
+import { addNotices, saveRecipients, usersWithPendingMail } from './store.ts';
 
 /** The queue of the notifier: one run at a time across replicas, one more waiting at most. */
 export const DELIVER_QUEUE = 'notices-deliver';
+const MAIL_SWEEP_QUEUE = 'notice-mail-sweep';
 
 export type Notices = {
   /** Asks for the case events recorded so far to be turned into notices soon (never throws). */
@@ -48,7 +61,8 @@ export const notificationsPlugin = fp(
       async () => {
         const store = await app.store.open();
         for (let run = 0; run < 50; run++) {
-          const result = await notifyCaseEvents({ ...deps, store });
+          const result = await notifyCaseEvents({ ...deps, store, mailOff: !app.mailer.configured });
+          for (const userId of result.mailNow) await mailSoon(userId);
           if (!result.more) break;
         }
       },
@@ -57,6 +71,63 @@ export const notificationsPlugin = fp(
     // A safety net: events recorded while no one asked (a replica that died before asking) are
     // delivered within a minute.
     app.jobs.schedule(DELIVER_QUEUE, '* * * * *');
+
+    const mailDeps = async () => ({
+      store: await app.store.open(),
+      mailer: app.mailer,
+      from: app.config.mail.from,
+      publicUrl: app.config.publicUrl,
+      secret: app.config.sessionSecret,
+      log,
+    });
+    const mailSoon = (userId: number) =>
+      app.jobs.send(NOTICE_MAIL_QUEUE, { userId }, { singletonKey: String(userId) });
+    const userOf = (data: unknown) => {
+      const userId = (data as { userId?: unknown })?.userId;
+      if (typeof userId !== 'number' || !Number.isInteger(userId))
+        throw new JobFailure('bad-job-data', false);
+      return userId;
+    };
+
+    // One mail job per user at a time (stately per user): notices made while one waits are in it.
+    app.jobs.register(
+      { name: NOTICE_MAIL_QUEUE, policy: 'stately', expireInSeconds: 120 },
+      async (data) => void (await sendImmediateNotices(await mailDeps(), userOf(data))),
+      { pollingIntervalSeconds: 1, localConcurrency: 2 },
+    );
+    app.jobs.register({ name: DIGEST_QUEUE, expireInSeconds: 120 }, async (data) => {
+      const { day, cutoff } = data as { day?: unknown; cutoff?: unknown };
+      if (typeof day !== 'string' || typeof cutoff !== 'string') throw new JobFailure('bad-job-data', false);
+      await sendDigest(await mailDeps(), userOf(data), day, new Date(cutoff));
+    });
+    app.jobs.register({ name: DIGEST_PLAN_QUEUE, policy: 'stately', deadLetters: false }, async () => {
+      const deps = await mailDeps();
+      const now = new Date();
+      const day = digestDay(now);
+      for (const userId of await usersWithPendingMail(deps.store, 'digest', now)) {
+        // One job per user and day, whichever replica planned it and however often.
+        await app.jobs.send(
+          DIGEST_QUEUE,
+          { userId, day, cutoff: now.toISOString() },
+          { id: jobIdFor(`digest|${userId}|${day}`) },
+        );
+      }
+    });
+    app.jobs.schedule(DIGEST_PLAN_QUEUE, DIGEST_CRON);
+    // Immediate mails whose job was never sent (a process that died between the notice and the send)
+    // are asked for again: pg-boss keeps one waiting job per user, so asking twice costs nothing.
+    app.jobs.register({ name: MAIL_SWEEP_QUEUE, policy: 'stately', deadLetters: false }, async () => {
+      if (!app.mailer.configured) return;
+      const deps = await mailDeps();
+      for (const userId of await usersWithPendingMail(
+        deps.store,
+        'immediate',
+        new Date(Date.now() - 60_000),
+      )) {
+        await mailSoon(userId);
+      }
+    });
+    app.jobs.schedule(MAIL_SWEEP_QUEUE, '*/5 * * * *');
 
     app.decorate('notices', {
       deliverSoon() {
@@ -92,5 +163,5 @@ export const notificationsPlugin = fp(
       },
     } satisfies Notices);
   },
-  { name: 'wbs-notifications', dependencies: ['wbs-jobs', 'wbs-store', 'wbs-legacy'] },
+  { name: 'wbs-notifications', dependencies: ['wbs-jobs', 'wbs-store', 'wbs-legacy', 'wbs-mail'] },
 );

@@ -181,6 +181,7 @@ export async function pendingMail(
       kind: notice.kind,
       companyId: notice.companyId,
       companyName: notice.companyName,
+      createdAt: notice.createdAt,
     })
     .from(notice)
     .where(
@@ -252,7 +253,10 @@ export async function saveRecipients(
 }
 
 /** The addresses kept for `userIds` (absent: none kept). */
-export async function recipientEmails(store: Store, userIds: readonly number[]): Promise<Map<number, string | null>> {
+export async function recipientEmails(
+  store: Store,
+  userIds: readonly number[],
+): Promise<Map<number, string | null>> {
   const result = new Map<number, string | null>();
   if (userIds.length === 0) return result;
   const rows = await store.db
@@ -260,7 +264,10 @@ export async function recipientEmails(store: Store, userIds: readonly number[]):
     .from(noticeRecipient)
     .where(inArray(noticeRecipient.userId, [...userIds]));
   for (const row of rows) {
-    result.set(row.userId, store.sealer.open({ keyId: row.keyId, sealed: row.sealedEmail }, recipientContext(row.userId)));
+    result.set(
+      row.userId,
+      store.sealer.open({ keyId: row.keyId, sealed: row.sealedEmail }, recipientContext(row.userId)),
+    );
   }
   return result;
 }
