@@ -92,7 +92,11 @@ export async function notifyCaseEvents(deps: NotifierDeps, batch = EVENT_BATCH):
         companyName: company.companyName,
         caseId: event.caseId,
         caseBinding: event.caseBinding,
-        dedupe: `event:${event.id}`,
+        // A case is announced as new once, whoever noticed it first (the watcher's head poll or sweep).
+        dedupe:
+          kind === 'new-report'
+            ? `filed:${event.companyId}:${event.caseId}:${event.caseBinding}`
+            : `event:${event.id}`,
       });
     }
   }
