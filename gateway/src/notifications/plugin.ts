@@ -27,6 +27,11 @@ import { addNotices, saveRecipients, usersWithPendingMail } from './store.ts';
 /** The queue of the notifier: one run at a time across replicas, one more waiting at most. */
 export const DELIVER_QUEUE = 'notices-deliver';
 const MAIL_SWEEP_QUEUE = 'notice-mail-sweep';
+/**
+ * Mail jobs outlast an SMTP outage of more than an hour (40 tries, waits growing from 30 s to at most
+ * 2 minutes: about 78 minutes) and catch up within 2 minutes of its end; then the dead letters.
+ */
+const MAIL_RETRIES = { retryLimit: 40, retryDelaySeconds: 30, retryBackoff: true, retryDelayMaxSeconds: 120 };
 
 export type Notices = {
   /** Asks for the case events recorded so far to be turned into notices soon (never throws). */
@@ -91,11 +96,11 @@ export const notificationsPlugin = fp(
 
     // One mail job per user at a time (stately per user): notices made while one waits are in it.
     app.jobs.register(
-      { name: NOTICE_MAIL_QUEUE, policy: 'stately', expireInSeconds: 120 },
+      { name: NOTICE_MAIL_QUEUE, policy: 'stately', expireInSeconds: 120, ...MAIL_RETRIES },
       async (data) => void (await sendImmediateNotices(await mailDeps(), userOf(data))),
       { pollingIntervalSeconds: 1, localConcurrency: 2 },
     );
-    app.jobs.register({ name: DIGEST_QUEUE, expireInSeconds: 120 }, async (data) => {
+    app.jobs.register({ name: DIGEST_QUEUE, expireInSeconds: 120, ...MAIL_RETRIES }, async (data) => {
       const { day, cutoff } = data as { day?: unknown; cutoff?: unknown };
       if (typeof day !== 'string' || typeof cutoff !== 'string') throw new JobFailure('bad-job-data', false);
       await sendDigest(await mailDeps(), userOf(data), day, new Date(cutoff));
