@@ -1,5 +1,5 @@
 /** Decorates the app with the legacy client and each request with `request.legacy`, bound to it. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
@@ -67,6 +67,47 @@ function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyReque
     forget: (key) => cache.invalidate(key),
     table: (call) => client.table(ctx, withAuth(call)),
     stream: (call) => client.stream(ctx, withAuth(call)),
+  };
+}
+
+/**
+ * The legacy API for work outside any request (the case-index watcher): the app's client and
+ * reference cache, calls logged on `log` under `requestId` and counted in the app's metrics. No token
+ * is sent unless a call names one (see `withToken`).
+ */
+export function backgroundLegacy(
+  app: FastifyInstance,
+  context: { requestId: string; log: FastifyBaseLogger },
+): LegacyCaller {
+  const client = app.legacyClient;
+  const cache = app.referenceCache;
+  const ctx: CallContext = {
+    requestId: context.requestId,
+    log: context.log,
+    onCall: (name, outcome, ms) => app.telemetry?.legacyCall(name, outcome, ms),
+  };
+  const noToken = <C extends { auth?: LegacyAuth | null }>(call: C) => ({ ...call, auth: call.auth ?? null });
+  return {
+    call: (call) => client.call(ctx, noToken(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, noToken(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
+    table: (call) => client.table(ctx, noToken(call)),
+    stream: (call) => client.stream(ctx, noToken(call)),
+  };
+}
+
+/** `legacy` with `auth` sent on every call that names no token of its own (a service account's). */
+export function withToken(legacy: LegacyCaller, auth: LegacyAuth): LegacyCaller {
+  const own = <C extends { auth?: LegacyAuth | null }>(call: C) =>
+    call.auth === undefined ? { ...call, auth } : call;
+  return {
+    call: (call) => legacy.call(own(call)),
+    reference: (key, call) => legacy.reference(key, own(call)),
+    cached: (key, load) => legacy.cached(key, load),
+    forget: (key) => legacy.forget(key),
+    table: (call) => legacy.table(own(call)),
+    stream: (call) => legacy.stream(own(call)),
   };
 }
 
