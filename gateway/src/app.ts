@@ -1,10 +1,10 @@
 /**
  * The gateway as one Fastify plugin: the request-id hook, then the app plugins in this order (errors,
  * metrics, security headers, compression, multipart, uploads, session, logging, legacy client, redis,
- * store, audit trail, mail, csrf, policy, OpenAPI with its UI when docs are on, static files), then the
- * routes. The order matters: hooks run in the order their plugins were registered, so it is the order
- * a request meets them. `buildApp()` creates the Fastify instance around it; server.ts, the tests, the
- * OpenAPI writer and the benchmarks all use it.
+ * store, jobs, audit trail, mail, notifications, csrf, policy, clocks, case index, OpenAPI with its UI
+ * when docs are on, static files), then the routes. The order matters: hooks run in the order their
+ * plugins were registered, so it is the order a request meets them. `buildApp()` creates the Fastify
+ * instance around it; server.ts, the tests, the OpenAPI writer and the benchmarks all use it.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,7 @@ import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
 import type { Dispatcher } from 'undici';
 import { auditTrailPlugin } from './audit/plugin.ts';
+import { caseIndexPlugin } from './case-index/plugin.ts';
 import { clocksPlugin } from './clocks/plugin.ts';
 import { compressionPlugin } from './compression.ts';
 import type { Config } from './config.ts';
@@ -97,6 +98,8 @@ export const app = fp(
     // The policy plugin sees every route registered after it (and refuses an API route without one).
     await app.register(policyPlugin, { onRoute: opts.onRoute });
     await app.register(clocksPlugin);
+    // `app.caseIndex.poll()`: one case-index poll; the job queue schedules it, nothing here does.
+    await app.register(caseIndexPlugin);
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

@@ -2,7 +2,7 @@
  * Prometheus metrics (fastify-metrics 14 over @prometheus-io/client, prom-client's maintained
  * successor): request durations by route, legacy call durations and outcomes, upload and scrub
  * counters, the uploads in progress, refusals (429 rate-limited, 503 busy), hits of the contact reveal
- * limit (an alert) and the Node process vitals.
+ * limit (an alert), the case-index watcher's polls and the Node process vitals.
  *
  * Each app has its own registry (`app.telemetry.registry`), so tests may build many apps in one
  * process. It is NEVER served on the public port: `/metrics` there answers 404 like any unknown
@@ -16,6 +16,23 @@ import metricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';
 import { ApiProblem } from './errors.ts';
 
+/**
+ * What one poll of the case-index watcher tells the metrics (case-index/watcher.ts `WatchReport`
+ * carries these). No company is named: the group's companies are few, but a label per company would
+ * grow with it, and the oldest sweep age and the counts by state already say whether any lags.
+ */
+export type CasePollFigures = {
+  listed: boolean;
+  companies: number;
+  failedCompanies: number;
+  seededCompanies: number;
+  legacyCalls: number;
+  durationMs: number;
+  events: { filed: number; routed: number; statusChanged: number };
+  indexSize: number;
+  oldestSweepAgeSeconds: number | null;
+};
+
 export type Telemetry = {
   registry: Registry;
   /** One finished legacy call: its stable name, what came of it and how long it took. */
@@ -26,6 +43,8 @@ export type Telemetry = {
   caseBindingMismatch(table: string, rows: number): void;
   /** One contact reveal refused by REVEAL_LIMITS: the caller's user type and which limit. */
   contactRevealLimitHit(userType: number | null, limit: 'per-user' | 'global'): void;
+  /** One poll of the case-index watcher. */
+  casePoll(figures: CasePollFigures): void;
 };
 
 declare module 'fastify' {
@@ -99,6 +118,54 @@ export const metricsPlugin = fp(
       registers: [registry],
     });
 
+    // The case-index watcher (docs/adr/0058-case-index-watcher.md). Alert on the last good poll's age
+    // (polls stopped or fail) and on the oldest sweep age (a company's changes are seen that late).
+    const casePolls = new Counter({
+      name: 'wbs_case_index_polls_total',
+      help: 'Case-index polls by outcome: ok (every company read), partial (some company failed), failed (company list unread)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    const casePollCalls = new Histogram({
+      name: 'wbs_case_index_poll_legacy_calls',
+      help: 'Legacy calls made by one case-index poll',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers: [registry],
+    });
+    const casePollDuration = new Histogram({
+      name: 'wbs_case_index_poll_duration_seconds',
+      help: 'Duration of one case-index poll',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    });
+    const casePollLastOk = new Gauge({
+      name: 'wbs_case_index_last_ok_poll_timestamp_seconds',
+      help: 'When the last case-index poll that read every company ended (Unix time)',
+      registers: [registry],
+    });
+    const caseEvents = new Counter({
+      name: 'wbs_case_index_events_total',
+      help: 'Case events the watcher wrote, by kind (case-filed, case-routed, status-changed)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    });
+    const caseIndexRows = new Gauge({
+      name: 'wbs_case_index_rows',
+      help: 'Cases in the case index after the last poll',
+      registers: [registry],
+    });
+    const caseIndexCompanies = new Gauge({
+      name: 'wbs_case_index_companies',
+      help: 'Companies by watch state after the last poll: seeded (first full sweep done), seeding, failed (last poll)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+    });
+    const oldestSweepAge = new Gauge({
+      name: 'wbs_case_index_oldest_sweep_age_seconds',
+      help: 'Age of the oldest last full sweep among the companies at the last poll: how late a status or line change can be seen',
+      registers: [registry],
+    });
+
     // A slot that is never given back shows here as a level that does not fall between uploads
     // (at UPLOAD_MAX_SPOOLS every further upload is refused with 503 `busy`).
     new Gauge({
@@ -129,6 +196,22 @@ export const metricsPlugin = fp(
       caseBindingMismatch: (table, rows) => bindingMismatches.inc({ table }, rows),
       contactRevealLimitHit: (userType, limit) =>
         revealLimitHits.inc({ user_type: userType === null ? 'none' : String(userType), limit }),
+      casePoll: (f) => {
+        const outcome = !f.listed ? 'failed' : f.failedCompanies > 0 ? 'partial' : 'ok';
+        casePolls.inc({ outcome });
+        casePollCalls.observe(f.legacyCalls);
+        casePollDuration.observe(f.durationMs / 1000);
+        if (outcome === 'ok') casePollLastOk.set(Date.now() / 1000);
+        caseEvents.inc({ kind: 'case-filed' }, f.events.filed);
+        caseEvents.inc({ kind: 'case-routed' }, f.events.routed);
+        caseEvents.inc({ kind: 'status-changed' }, f.events.statusChanged);
+        if (!f.listed) return;
+        caseIndexRows.set(f.indexSize);
+        caseIndexCompanies.set({ state: 'seeded' }, f.seededCompanies);
+        caseIndexCompanies.set({ state: 'seeding' }, f.companies - f.seededCompanies);
+        caseIndexCompanies.set({ state: 'failed' }, f.failedCompanies);
+        if (f.oldestSweepAgeSeconds !== null) oldestSweepAge.set(f.oldestSweepAgeSeconds);
+      },
     } satisfies Telemetry);
 
     app.addHook('onResponse', async (request, reply) => {

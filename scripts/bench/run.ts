@@ -59,6 +59,11 @@ const BENCHES: Bench[] = [
     what: 'time and memory of the export presenter rewriting a 10,000-row legacy workbook',
     run: node('gateway/bench/export.ts'),
   },
+  {
+    name: 'watcher',
+    what: "the case-index watcher's legacy calls and time per poll and its freshness, at 200 and 10,000 reports",
+    run: node('gateway/bench/watcher.ts'),
+  },
 ];
 
 const wanted = process.argv.slice(2);

@@ -24,6 +24,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import type { LegacyCaller } from '../legacy/plugin.ts';
 import { caseStatusTable } from '../legacy/reference.ts';
 import type { Caller } from '../policies/caller.ts';
 import { loadCaseInScope } from '../policies/case-scope.ts';
@@ -39,7 +40,7 @@ import {
 } from './store.ts';
 
 /** Case details read at once to refresh stale list rows (the legacy is not flooded by one list). */
-const REFRESH_CONCURRENCY = 4;
+export const REFRESH_CONCURRENCY = 4;
 /**
  * Case details one request reads at the most: a first overdue walk over a long history continues on
  * the next request instead of holding this one (and the legacy) for minutes; until then it is partial.
@@ -138,7 +139,7 @@ async function cachedClockInputs(
 }
 
 /** Keeps this process's cache in step with the clock facts it just wrote. */
-function rememberClockRows(ctx: ClockContext, rows: readonly ClockRowInput[]): void {
+export function rememberClockRows(ctx: ClockContext, rows: readonly ClockRowInput[]): void {
   const { cache } = ctx;
   for (const row of rows) {
     const hit = cache.cases.get(caseKey(row.companyId, row.caseId));
@@ -147,9 +148,9 @@ function rememberClockRows(ctx: ClockContext, rows: readonly ClockRowInput[]): v
 }
 
 /** A clock row as kept or about to be written (a kept one may still be unbound: case-binding.ts). */
-type ClockFacts = Omit<ClockRow, 'updatedAt'>;
+export type ClockFacts = Omit<ClockRow, 'updatedAt'>;
 
-type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
+export type LogFacts = { acknowledgedAt: string | null; answeredAt: string | null };
 
 /** The final ids of each status table the reference cache handed out (its tables are frozen, shared). */
 const finalIdsOfTable = new WeakMap<readonly CaseStatusRow[], ReadonlySet<number>>();
@@ -157,8 +158,16 @@ const finalIdsOfTable = new WeakMap<readonly CaseStatusRow[], ReadonlySet<number
 /** A final status: the legacy does not list it as open (docs/product/handling.md#case-workflow). Unknown
  * table: nothing is final. */
 async function finalStatusIds(ctx: ClockContext): Promise<ReadonlySet<number>> {
+  return finalStatusIdsOf(ctx.caller.legacy, ctx.log);
+}
+
+/** finalStatusIds as any legacy caller reads them (the case-index watcher has no request). */
+export async function finalStatusIdsOf(
+  legacy: LegacyCaller,
+  log: FastifyBaseLogger,
+): Promise<ReadonlySet<number>> {
   try {
-    const table = await caseStatusTable(ctx.caller.legacy);
+    const table = await caseStatusTable(legacy);
     let finals = finalIdsOfTable.get(table);
     if (!finals) {
       finals = new Set(table.filter((s) => !s.open).map((s) => s.id));
@@ -166,13 +175,13 @@ async function finalStatusIds(ctx: ClockContext): Promise<ReadonlySet<number>> {
     }
     return finals;
   } catch (error) {
-    ctx.log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
+    log.warn({ err: { message: (error as Error).message } }, 'clocks: status table unavailable');
     return new Set();
   }
 }
 
 /** Acknowledgement and answer as the legacy's activity log alone shows them. */
-function logFactsOf(c: LegacyCase, finals: ReadonlySet<number>): LogFacts {
+export function logFactsOf(c: LegacyCase, finals: ReadonlySet<number>): LogFacts {
   const filedAt = normaliseWallTime(c.caseCreated) ?? '';
   const events = statusChangeEvents(
     (c.caselogs ?? []).map((log) => ({
@@ -197,7 +206,7 @@ function logEvents(facts: LogFacts): HandlingEvent[] {
   return events;
 }
 
-function clockOf(row: ClockFacts, messages: readonly string[], today: string): HandlingClock {
+export function clockOf(row: ClockFacts, messages: readonly string[], today: string): HandlingClock {
   const events = [
     ...logEvents({ acknowledgedAt: row.logAcknowledgedAt, answeredAt: row.logAnsweredAt }),
     ...messages.map((at): HandlingEvent => ({ at, kind: 'message' })),
@@ -231,7 +240,7 @@ function rowClock(kept: ClockFacts, messages: readonly string[] | undefined, tod
 }
 
 /** The row to keep for a case: the deadlines already frozen for it, else the company's current ones. */
-function clockRowFor(
+export function clockRowFor(
   ref: BoundCase,
   filedAt: string,
   statusIdSeen: number | null,
@@ -317,7 +326,7 @@ function sameFacts(kept: ClockRow | undefined, row: ClockRowInput): boolean {
 }
 
 /** Runs `work` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
   const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) await work(items[next++]!);
@@ -429,4 +438,39 @@ export async function clocksOfRows(
   return { clocks, partial, unread };
 }
 
-const noFacts: LogFacts = { acknowledgedAt: null, answeredAt: null };
+export const noFacts: LogFacts = { acknowledgedAt: null, answeredAt: null };
+
+/**
+ * Keeps the clock facts of cases whose whole log was read outside any request (the case-index
+ * watcher, with its own legacy account): what a later list, overdue filter or tile would otherwise
+ * have to read. Only rows that say something new are written. Answers how many were.
+ */
+export async function keepClockFacts(
+  store: Store,
+  defaults: HandlingDeadlines,
+  finals: ReadonlySet<number>,
+  companyId: number,
+  cases: readonly LegacyCase[],
+): Promise<number> {
+  const readable = cases.filter(
+    (c) => c.caseCompanyId === companyId && normaliseWallTime(c.caseCreated) !== null,
+  );
+  if (readable.length === 0) return 0;
+  const refs = readable.map((c) => store.cases.bind(c));
+  const { rows: existing, deadlines: own } = await clockInputsOf(store, companyId, refs, false);
+  const deadlines = own ?? defaults;
+  const rows: ClockRowInput[] = [];
+  readable.forEach((c, i) => {
+    const row = clockRowFor(
+      refs[i]!,
+      normaliseWallTime(c.caseCreated) as string,
+      c.caseCaseStatusId,
+      logFactsOf(c, finals),
+      existing.get(c.caseId),
+      deadlines,
+    );
+    if (!sameFacts(existing.get(c.caseId), row)) rows.push(row);
+  });
+  await saveClockRows(store, rows);
+  return rows.length;
+}

@@ -173,6 +173,33 @@ export async function walkCaseTable(
   return { rows, complete: false };
 }
 
+/** Pages a look-up of the rows filed on some days reads at the most (beyond: the caller asks per case). */
+const FILED_LOOKUP_PAGES = 2;
+
+/**
+ * The rows of `companyId` in a case table filed from `fromDay` to `toDay` (YYYY-MM-DD, both
+ * inclusive), oldest first, at most FILED_LOOKUP_PAGES × WALK_PAGE_SIZE of them: the rows of a few
+ * known cases, found by their filing days (the tables have no filter by case id).
+ */
+export async function caseRowsFiled(
+  legacy: LegacyCaller,
+  table: CaseTable,
+  companyId: number,
+  fromDay: string,
+  toDay: string,
+): Promise<LegacyCaseRow[]> {
+  const rows: LegacyCaseRow[] = [];
+  const filters = { rangeDate: toLegacyRange(fromDay, toDay) };
+  const order = [{ column: 'caseCreated', dir: 'asc' }];
+  for (let page = 0; page < FILED_LOOKUP_PAGES; page++) {
+    const start = page * WALK_PAGE_SIZE;
+    const result = await casePage(legacy, table, { start, length: WALK_PAGE_SIZE, order, filters });
+    rows.push(...result.rows.filter((row) => row.caseCompanyId === companyId));
+    if (result.rows.length < WALK_PAGE_SIZE || start + WALK_PAGE_SIZE >= result.filtered) break;
+  }
+  return rows;
+}
+
 /** Whether an analyst's own case table lists this case (the legacy applies its line rule). */
 export async function staffTableLists(
   legacy: LegacyCaller,

@@ -1,5 +1,4 @@
 /** Decorates the app with the legacy client and each request with `request.legacy`, bound to it. */
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Dispatcher } from 'undici';
@@ -38,38 +37,12 @@ export type LegacyCaller = {
 declare module 'fastify' {
   interface FastifyInstance {
     legacyClient: LegacyClient;
-    /**
-     * The legacy API for work outside a request (jobs): calls carry `auth` (the service account's
-     * token) and a request id of their own, and log to `log`.
-     */
-    backgroundLegacy(log: FastifyBaseLogger, auth: LegacyAuth | null): LegacyCaller;
     /** Reference lists reused for a short time (./reference-cache.ts). */
     referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
     legacy: LegacyCaller;
   }
-}
-
-/** A caller over `client` whose calls carry `ctx` and, unless they name their own, `defaultAuth()`. */
-function callerOf(
-  client: LegacyClient,
-  cache: ReferenceCache,
-  ctx: CallContext,
-  defaultAuth: () => LegacyAuth | null,
-): LegacyCaller {
-  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
-    ...call,
-    auth: call.auth === undefined ? defaultAuth() : call.auth,
-  });
-  return {
-    call: (call) => client.call(ctx, withAuth(call)),
-    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
-    cached: (key, load) => cache.get(key, load),
-    forget: (key) => cache.invalidate(key),
-    table: (call) => client.table(ctx, withAuth(call)),
-    stream: (call) => client.stream(ctx, withAuth(call)),
-  };
 }
 
 function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): LegacyCaller {
@@ -82,7 +55,60 @@ function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyReque
     },
     onCall: (name, outcome, ms) => request.server.telemetry?.legacyCall(name, outcome, ms),
   };
-  return callerOf(client, cache, ctx, () => request.session?.auth ?? request.passwordChange?.auth ?? null);
+  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
+    ...call,
+    auth:
+      call.auth === undefined ? (request.session?.auth ?? request.passwordChange?.auth ?? null) : call.auth,
+  });
+  return {
+    call: (call) => client.call(ctx, withAuth(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
+    table: (call) => client.table(ctx, withAuth(call)),
+    stream: (call) => client.stream(ctx, withAuth(call)),
+  };
+}
+
+/**
+ * The legacy API for work outside any request (the case-index watcher): the app's client and
+ * reference cache, calls logged on `log` under `requestId` and counted in the app's metrics. No token
+ * is sent unless a call names one (see `withToken`).
+ */
+export function backgroundLegacy(
+  app: FastifyInstance,
+  context: { requestId: string; log: FastifyBaseLogger },
+): LegacyCaller {
+  const client = app.legacyClient;
+  const cache = app.referenceCache;
+  const ctx: CallContext = {
+    requestId: context.requestId,
+    log: context.log,
+    onCall: (name, outcome, ms) => app.telemetry?.legacyCall(name, outcome, ms),
+  };
+  const noToken = <C extends { auth?: LegacyAuth | null }>(call: C) => ({ ...call, auth: call.auth ?? null });
+  return {
+    call: (call) => client.call(ctx, noToken(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, noToken(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
+    table: (call) => client.table(ctx, noToken(call)),
+    stream: (call) => client.stream(ctx, noToken(call)),
+  };
+}
+
+/** `legacy` with `auth` sent on every call that names no token of its own (a service account's). */
+export function withToken(legacy: LegacyCaller, auth: LegacyAuth): LegacyCaller {
+  const own = <C extends { auth?: LegacyAuth | null }>(call: C) =>
+    call.auth === undefined ? { ...call, auth } : call;
+  return {
+    call: (call) => legacy.call(own(call)),
+    reference: (key, call) => legacy.reference(key, own(call)),
+    cached: (key, load) => legacy.cached(key, load),
+    forget: (key) => legacy.forget(key),
+    table: (call) => legacy.table(own(call)),
+    stream: (call) => legacy.stream(own(call)),
+  };
 }
 
 export const legacyPlugin = fp(
@@ -102,19 +128,6 @@ export const legacyPlugin = fp(
         return legacy;
       },
     });
-    app.decorate('backgroundLegacy', (log: FastifyBaseLogger, auth: LegacyAuth | null) =>
-      callerOf(
-        client,
-        cache,
-        {
-          requestId: randomUUID(),
-          log,
-          onLatency: () => {},
-          onCall: (name, outcome, ms) => app.telemetry?.legacyCall(name, outcome, ms),
-        },
-        () => auth,
-      ),
-    );
     app.addHook('onClose', async () => client.close());
   },
   { name: 'wbs-legacy', dependencies: ['wbs-logging'] },

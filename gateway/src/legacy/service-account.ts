@@ -1,9 +1,11 @@
 /**
- * The gateway's own legacy account (LEGACY_SERVICE_USERNAME / _PASSWORD), used for ONE call: adding
- * a proven tracker's evidence (the legacy's add-attachments call needs a bearer token and a tracker
- * has none). The gateway proves number and password first; the account never reads anything for
- * anyone. Its token is kept in memory (one per app) and renewed once when the legacy refuses it.
- * Without an account the tracker's Tambah Bukti answers 503 with a clear text.
+ * The gateway's own legacy account (LEGACY_SERVICE_USERNAME / _PASSWORD), used for two things:
+ * - adding a proven tracker's evidence (the legacy's add-attachments call needs a bearer token and a
+ *   tracker has none); the gateway proves number and password first;
+ * - the case-index watcher's reads (case-index/watcher.ts, ADR 0058): the company list, each company's
+ *   case table and some case details, for the gateway's own index; nothing read leaves to a user.
+ * Its token is kept in memory (one per holder) and renewed once when the legacy refuses it. Without an
+ * account the tracker's Tambah Bukti answers 503 with a clear text and the watcher's polls fail.
  */
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { ApiProblem } from '../errors.ts';

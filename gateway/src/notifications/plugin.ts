@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { JobFailure } from '../jobs/plugin.ts';
-import type { LegacyCaller } from '../legacy/plugin.ts';
+import { backgroundLegacy, type LegacyCaller, withToken } from '../legacy/plugin.ts';
 import { serviceAccount } from '../legacy/service-account.ts';
 import {
   DIGEST_CRON,
@@ -54,11 +54,12 @@ export const notificationsPlugin = fp(
     const log = app.log.child({ module: 'notices' });
     const account = serviceAccount(app.config.legacyService);
     const directory = handlerDirectory();
+    const background = () => backgroundLegacy(app, { requestId: `notices-${randomUUID()}`, log });
     const deps = {
       log,
       directory,
       withLegacy: <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
-        account.run(app.backgroundLegacy(log, null), (auth) => work(app.backgroundLegacy(log, auth))),
+        account.run(background(), (auth) => work(withToken(background(), auth))),
     };
 
     app.jobs.register(

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 const orm = require('drizzle-orm') as typeof import('drizzle-orm');
-export const { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } = orm;
+export const { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, notInArray, or, sql } = orm;
 export type { SQL, SQLWrapper } from 'drizzle-orm';
 
 const pgCore = require('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-core');

@@ -14,6 +14,7 @@ import { masterRoutes } from './routes/master.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { staffRoutes } from './routes/staff.ts';
 import { MAX_CASE_FILES, MAX_FILE_BYTES } from './seed/constants.ts';
+import { generateCases } from './seed/generate.ts';
 import type { Regions } from './seed/regions.ts';
 import type { Store } from './store/store.ts';
 
@@ -58,6 +59,26 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.post('/__sim/knobs', async (request) => {
       options.knobs.set(parseKnobs(request.body));
       return ok(options.knobs.get());
+    });
+    // Many cases at once, for scale runs (a company with years of history): {count, companyId?,
+    // maxAgeDays?, seed?} → the new case ids.
+    app.post('/__sim/cases', async (request, reply) => {
+      const b = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
+        string,
+        unknown
+      >;
+      const number = (key: string) => (typeof b[key] === 'number' ? (b[key] as number) : undefined);
+      try {
+        const ids = await generateCases(options.store, {
+          count: number('count') ?? 0,
+          companyId: number('companyId'),
+          maxAgeDays: number('maxAgeDays'),
+          seed: number('seed'),
+        });
+        return ok({ caseIds: ids });
+      } catch (error) {
+        return reply.code(400).send(fail((error as Error).message));
+      }
     });
     app.post('/__sim/reset', async () => {
       await options.knobs.reset();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Knobs } from './knobs.ts';
+import { type GenerateCases, generateCases } from './seed/generate.ts';
 import { loadRegions } from './seed/regions.ts';
 import { seed } from './seed/seed.ts';
 import { Store } from './store/store.ts';
@@ -13,6 +14,7 @@ import { Store } from './store/store.ts';
 export type { Knobs } from './knobs.ts';
 export { EXPORT_HEADERS } from './routes/export.ts';
 export { type DemoAccount, demoAccounts, demoCases, untouchedDemoCase } from './seed/demo-accounts.ts';
+export type { GenerateCases } from './seed/generate.ts';
 export { SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
 
 export type LegacySimOptions = {
@@ -44,6 +46,8 @@ export type LegacySim = {
   setKnobs(knobs: Knobs): void;
   /** Back to the seed data; clears knobs and revoked tokens. */
   reset(): Promise<void>;
+  /** Adds generated cases (scale runs; seed/generate.ts); answers their ids. */
+  addCases(options: GenerateCases): Promise<number[]>;
   close(): Promise<void>;
 };
 
@@ -88,6 +92,7 @@ export async function createLegacySim(options: LegacySimOptions = {}): Promise<L
       ctx.revoked.clear();
       await resetAll();
     },
+    addCases: (generate) => generateCases(store, generate),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LegacySim } from './index.ts';
-import { call, startSim } from './test/helpers.ts';
+import { call, login, startSim } from './test/helpers.ts';
 
 let sim: LegacySim;
 beforeAll(async () => {
@@ -8,6 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 beforeEach(() => sim.setKnobs({}));
+const adminToken = async () => (await login(sim, 'admin')).token;
 
 const knob = (body: unknown) =>
   fetch(`${sim.url}/__sim/knobs`, {
@@ -66,6 +67,39 @@ describe('test knobs', () => {
     ).toBe(404);
     expect((await fetch(`${plain.url}/__sim/reset`, { method: 'POST' })).status).toBe(404);
     await plain.close();
+  });
+
+  it('adds generated reports to one company, listed like any other', async () => {
+    const before = (
+      await call(sim, 'POST', '/WBSCase/company/admin/3', { token: await adminToken(), body: { length: 1 } })
+    ).json.recordsTotal as number;
+    const res = await fetch(`${sim.url}/__sim/cases`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 300, companyId: 3, maxAgeDays: 30, seed: 5 }),
+    });
+    const ids = ((await res.json()) as { data: { caseIds: number[] } }).data.caseIds;
+    expect(ids).toHaveLength(300);
+    const table = await call(sim, 'POST', '/WBSCase/company/admin/3', {
+      token: await adminToken(),
+      body: { length: -1, order: [{ column: 'caseCreated', dir: 'asc' }] },
+    });
+    expect(table.json.recordsTotal).toBe(before + 300);
+    const generated = (table.json.data as { caseId: number; caseCreated: string }[]).filter((row) =>
+      ids.includes(row.caseId),
+    );
+    expect(generated).toHaveLength(300);
+    const oldest = Date.now() - 31 * 86_400_000;
+    for (const row of generated) expect(Date.parse(`${row.caseCreated}+07:00`)).toBeGreaterThan(oldest);
+    const detail = await call(sim, 'GET', `/WBSCase/company/3/${ids[0]}`, { token: await adminToken() });
+    expect(detail.json.code).toBe(1);
+    const unknown = await fetch(`${sim.url}/__sim/cases`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 1, companyId: 999 }),
+    });
+    expect(unknown.status).toBe(400);
+    await sim.reset();
   });
 
   it('unknown /api paths answer a 404 envelope', async () => {

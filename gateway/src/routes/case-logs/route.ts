@@ -18,6 +18,7 @@ import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import { caseLineForLog, nextStatusChoices, requiresCaseLine } from '@wbs/shared/status';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
+import { noteCaseChange } from '../../case-index/watcher.ts';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { addCaseLog } from '../../legacy/cases.ts';
@@ -34,6 +35,27 @@ type Params = v.InferOutput<typeof idParams>;
 async function statusChoices(request: FastifyRequest, currentStatusId: number) {
   const table = await caseStatusTable(request.legacy);
   return new Set(nextStatusChoices(table, currentStatusId).map((s) => s.id));
+}
+
+/**
+ * The saved entry's status and line go to the case index at once (case-index/, the sweep would see
+ * them later). The log is saved whatever the store says: a failure only leaves it to the sweep.
+ */
+async function noteLoggedChange(
+  request: FastifyRequest,
+  legacyCase: LegacyCase,
+  entry: { statusId: number; lineId: number | null },
+): Promise<void> {
+  try {
+    const store = await request.server.store.open();
+    await noteCaseChange(store, store.cases.bind(legacyCase), {
+      statusId: entry.statusId,
+      // 'null' keeps the case's line at the legacy.
+      lineId: entry.lineId ?? legacyCase.caseCaseLineId,
+    });
+  } catch (error) {
+    request.log.warn({ err: { message: (error as Error).message } }, 'case index: logged change not noted');
+  }
 }
 
 /** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
@@ -94,6 +116,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
           },
           attachment,
         );
+        await noteLoggedChange(request, legacyCase, { statusId: input.statusId, lineId });
         audit(request, 'case-log-created', {
           resource: 'case',
           resourceId: legacyCase.caseId,

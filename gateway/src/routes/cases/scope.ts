@@ -6,6 +6,7 @@
  */
 import { USER_TYPES } from '@wbs/shared/constants';
 import type { FastifyRequest } from 'fastify';
+import type { IndexScope } from '../../clocks/indexed.ts';
 import {
   type CaseExport,
   type CaseReader,
@@ -21,6 +22,8 @@ export type CaseEndpoints = {
   table: CaseTable;
   /** Null for readers with no export (the administrator, the signed-in whistleblower). */
   export: CaseExport | null;
+  /** Who reads the table, as the legacy tells readers apart. */
+  reader: CaseReader;
 };
 
 /** The session as a reader of case tables; anything else is outside every table (404 + audit). */
@@ -55,5 +58,19 @@ export async function caseEndpointsOf(
 ): Promise<CaseEndpoints> {
   const companyId = await companyInScope(request.caller, requested);
   const reader = readerOf(request, companyId);
-  return { companyId, table: caseTableOf(reader), export: caseExportOf(reader) };
+  return { companyId, table: caseTableOf(reader), export: caseExportOf(reader), reader };
+}
+
+/**
+ * The reader's scope within its company as the case index applies it (clocks/indexed.ts), or null
+ * for the pelapor, whose own cases the index does not tell apart. An analyst sees the cases of its
+ * line and those not routed yet, as the legacy's staff table does; its line is the session's (a
+ * change of line through the gateway ends the analyst's sessions).
+ */
+export function indexScopeOf(request: FastifyRequest, endpoints: CaseEndpoints): IndexScope | null {
+  const { reader, companyId } = endpoints;
+  if (reader.kind === 'whistleblower') return null;
+  if (reader.kind === 'company-staff')
+    return { companyId, staffLineId: request.session?.user.caseLineId ?? null };
+  return { companyId };
 }

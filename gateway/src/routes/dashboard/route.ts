@@ -22,9 +22,10 @@ import { toLegacyRange } from '@wbs/shared/dates';
 import { wibToday } from '@wbs/shared/handling-clock';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { indexedOverdue } from '../../clocks/indexed.ts';
 import { overdueOf } from '../../clocks/overdue.ts';
 import { ApiProblem } from '../../errors.ts';
-import { walkCaseTable } from '../../legacy/cases.ts';
+import { casePage, walkCaseTable } from '../../legacy/cases.ts';
 import {
   companySummary,
   type DashboardTarget,
@@ -34,7 +35,7 @@ import {
 import { companyInScope, outOfScope, partnerCompanies, scopeOf } from '../../policies/scope.ts';
 import { presentCompanies, presentOpenCases, presentSummary } from '../../presenters/dashboard.ts';
 import { routeSchema } from '../../schema.ts';
-import { caseEndpointsOf } from '../cases/scope.ts';
+import { caseEndpointsOf, indexScopeOf } from '../cases/scope.ts';
 
 const tags = ['dashboard'];
 const policy = 'dashboard:read' as const;
@@ -62,16 +63,30 @@ type OverdueCount = DashboardOverdueReply['companies'][number];
 /** Counts by table and day; a miss walks the table (its walk is the fetch context), concurrent misses share it. */
 type OverdueCache = LRUCache<string, OverdueCount, () => Promise<OverdueCount>>;
 
-/** Overdue count of one company's table as the caller sees it (the table path holds the whole scope). */
+/**
+ * Overdue count of one company's table as the caller sees it (the table path holds the whole scope):
+ * from the case index once the watcher has swept the company (complete), else by walking the table.
+ */
 async function overdueCountOf(
   request: FastifyRequest,
   cache: OverdueCache,
   companyId: number,
   companyName: string | null,
 ): Promise<OverdueCount> {
-  const { table } = await caseEndpointsOf(request, companyId);
+  const endpoints = await caseEndpointsOf(request, companyId);
+  const { table } = endpoints;
   const key = `${table.path}|${wibToday()}`;
   const walkCount = async (): Promise<OverdueCount> => {
+    const scope = indexScopeOf(request, endpoints);
+    const indexed = scope ? await indexedOverdue(request.clocks, scope, {}) : null;
+    if (indexed) {
+      // The name as the table gives it (one row), for company users whose reply names no company.
+      const name =
+        companyName ??
+        (await casePage(request.legacy, table, { start: 0, length: 1 })).rows[0]?.caseCompany?.companyName ??
+        null;
+      return { companyId, companyName: name, overdue: indexed.overdue.length, complete: !indexed.partial };
+    }
     const walk = await walkCaseTable(
       request.legacy,
       table,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import type { NoticeListReply, NoticePreferencesReply } from '@wbs/shared/api/notices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LegacyCaller } from '../../legacy/plugin.ts';
+import { backgroundLegacy, type LegacyCaller, withToken } from '../../legacy/plugin.ts';
 import { serviceAccount } from '../../legacy/service-account.ts';
 import { notifyCaseEvents } from '../../notifications/notifier.ts';
 import { handlerDirectory } from '../../notifications/recipients.ts';
@@ -48,7 +48,9 @@ describe.each(ENGINES)('notices on $engine', ({ engine }) => {
       directory: handlerDirectory(),
       log,
       withLegacy: <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
-        account.run(t.app.backgroundLegacy(log, null), (auth) => work(t.app.backgroundLegacy(log, auth))),
+        account.run(backgroundLegacy(t.app, { requestId: 'notices-test', log }), (auth) =>
+          work(withToken(backgroundLegacy(t.app, { requestId: 'notices-test', log }), auth)),
+        ),
     });
   };
 

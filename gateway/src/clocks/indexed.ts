@@ -1,0 +1,373 @@
+/**
+ * The overdue filter and tile from the case index (docs/adr/0058-case-index-watcher.md), complete
+ * however long a company's history: for a company the watcher has swept once, the candidates are the
+ * index's cases in the caller's scope that are not final and old enough to be late, their clocks come
+ * from the kept facts (case_clock) and the handler messages, and only a candidate whose facts were
+ * read at another status than the index holds needs its log read (at most MAX_REFRESH_PER_REQUEST per
+ * request, as the walk; the watcher keeps most facts fresh between requests). Until a company is
+ * seeded, overdue.ts walks its table as before.
+ *
+ * The index lags the legacy by at most one sweep rotation (a status, line or category changed at the
+ * legacy) or one poll (a new case); a log read that finds the index behind brings it up to date.
+ */
+import { STATUS_NEW_ID } from '@wbs/shared/constants';
+import {
+  addDays,
+  type HandlingClock,
+  type HandlingDeadlines,
+  isOverdue,
+  normaliseWallTime,
+  wibToday,
+  wibWallTime,
+} from '@wbs/shared/handling-clock';
+import {
+  companySeeded,
+  type IndexedCase,
+  noteCaseChange,
+  type OverdueCandidate,
+  overdueCandidates,
+} from '../case-index/store.ts';
+import { ApiProblem } from '../errors.ts';
+import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
+import { type CaseTable, caseRowsFiled, companyCase, groupCase } from '../legacy/cases.ts';
+import { caseCategories, caseLines, caseStatusTable } from '../legacy/reference.ts';
+import type { BoundCase } from '../store/case-binding.ts';
+import {
+  type ClockContext,
+  type ClockFacts,
+  clockOf,
+  clockRowFor,
+  eachLimited,
+  finalStatusIdsOf,
+  logFactsOf,
+  MAX_REFRESH_PER_REQUEST,
+  noFacts,
+  REFRESH_CONCURRENCY,
+  rememberClockRows,
+} from './service.ts';
+import { type ClockRow, type ClockRowInput, clockInputsOf, deadlinesOf, saveClockRows } from './store.ts';
+
+/** Whose cases, within one company: an analyst sees its line's cases and those not routed yet. */
+export type IndexScope = { companyId: number; staffLineId?: number | null };
+
+/** The list's filters the index can apply (the complaint number and free search it cannot). */
+export type IndexFilters = {
+  from?: string | undefined;
+  to?: string | undefined;
+  categoryId?: number | undefined;
+  caseLineId?: number | undefined;
+  statusId?: number | undefined;
+};
+
+/** An overdue case as the index (and a log read, if one was needed) knows it. */
+export type IndexedOverdue = {
+  ref: BoundCase;
+  filedAt: string;
+  statusId: number | null;
+  lineId: number | null;
+  categoryId: number | null;
+  clock: HandlingClock;
+};
+
+const inLine = (scope: IndexScope, lineId: number | null) =>
+  scope.staffLineId === undefined || lineId === null || lineId === scope.staffLineId;
+
+const refOf = (row: IndexedCase): BoundCase => {
+  const filedMs = Date.parse(`${row.filedAt}+07:00`);
+  return {
+    companyId: row.companyId,
+    caseId: row.caseId,
+    binding: row.binding,
+    filedAt: row.filedAt,
+    filedMs: Number.isNaN(filedMs) ? null : filedMs,
+  };
+};
+
+/**
+ * A case's whole record as the caller may read it, without a refusal on record: the candidates are in
+ * the caller's scope by the index already, and only their facts are used. Null: not (or no longer) a
+ * case of the company.
+ */
+async function caseOfCompany(
+  ctx: ClockContext,
+  companyId: number,
+  caseId: number,
+): Promise<LegacyCase | null> {
+  const { scope, legacy } = ctx.caller;
+  const c =
+    scope.kind === 'company' ? await companyCase(legacy, companyId, caseId) : await groupCase(legacy, caseId);
+  return c && c.caseId === caseId && c.caseCompanyId === companyId ? c : null;
+}
+
+function matches(
+  f: IndexFilters,
+  facts: { statusId: number | null; lineId: number | null; categoryId: number | null },
+) {
+  return (
+    (f.statusId === undefined || facts.statusId === f.statusId) &&
+    (f.caseLineId === undefined || facts.lineId === f.caseLineId) &&
+    (f.categoryId === undefined || facts.categoryId === f.categoryId)
+  );
+}
+
+/**
+ * The overdue cases of `scope` matching `filters`, from the index; null when the company is not
+ * seeded yet (the caller walks the table instead). `partial`: more candidates needed a log read than
+ * one request makes. A failing store is a 503, as on the walk.
+ */
+export async function indexedOverdue(
+  ctx: ClockContext,
+  scope: IndexScope,
+  filters: IndexFilters,
+): Promise<{ overdue: IndexedOverdue[]; partial: boolean } | null> {
+  const { companyId } = scope;
+  const store = await ctx.store().catch((error: unknown) => {
+    throw new ApiProblem('store-unavailable', { cause: error });
+  });
+  try {
+    if (!(await companySeeded(store, companyId))) return null;
+  } catch (error) {
+    throw new ApiProblem('store-unavailable', { cause: error });
+  }
+  const finals = await finalStatusIdsOf(ctx.caller.legacy, ctx.log);
+  const today = wibToday();
+  let candidates: OverdueCandidate[];
+  let deadlines: HandlingDeadlines;
+  try {
+    candidates = await overdueCandidates(store, {
+      companyId,
+      ...(scope.staffLineId === undefined ? {} : { staffLineId: scope.staffLineId }),
+      finalStatusIds: [...finals],
+      // Nothing filed today can be late: the shortest acknowledgement period is a day.
+      filedUpTo: addDays(today, -1),
+      from: filters.from,
+      to: filters.to,
+      categoryId: filters.categoryId,
+      lineId: filters.caseLineId,
+      statusId: filters.statusId,
+    });
+    deadlines = (await deadlinesOf(store, [companyId], ctx.defaults)).get(companyId) ?? ctx.defaults;
+  } catch (error) {
+    throw new ApiProblem('store-unavailable', { cause: error });
+  }
+  const kept = new Map<number, ClockRow>();
+  const messages = new Map<number, string[]>();
+  for (const row of candidates) {
+    if (row.clock)
+      kept.set(row.caseId, { ...row.clock, companyId, caseId: row.caseId, updatedAt: new Date(0) });
+    if (row.messageMs.length > 0)
+      messages.set(
+        row.caseId,
+        row.messageMs.map((ms) => wibWallTime(ms)),
+      );
+  }
+  const facts = new Map<number, ClockFacts>();
+  const current = new Map<number, IndexedCase>();
+  const fresh: ClockRowInput[] = [];
+  const stale: IndexedCase[] = [];
+  for (const row of candidates) {
+    const k = kept.get(row.caseId);
+    const ackDays = k?.ackDays ?? deadlines.ackDays;
+    if (row.filedAt.slice(0, 10) >= addDays(today, -ackDays)) continue;
+    current.set(row.caseId, row);
+    if (k && k.statusIdSeen === row.statusId) {
+      facts.set(row.caseId, k);
+    } else if (row.statusId === STATUS_NEW_ID || row.statusId === null) {
+      // Still in Baru: no status change in the log yet, so nothing to read.
+      const made = clockRowFor(refOf(row), row.filedAt, row.statusId, noFacts, k, deadlines);
+      fresh.push(made);
+      facts.set(row.caseId, made);
+    } else {
+      stale.push(row);
+    }
+  }
+  const partial = stale.length > MAX_REFRESH_PER_REQUEST;
+  const behind: { ref: BoundCase; c: LegacyCase }[] = [];
+  await eachLimited(stale.slice(0, MAX_REFRESH_PER_REQUEST), REFRESH_CONCURRENCY, async (row) => {
+    const ref = refOf(row);
+    try {
+      const c = await caseOfCompany(ctx, companyId, row.caseId);
+      // Gone, or the legacy issued the id again: the watcher brings the index up to date first.
+      if (!c || store.cases.bind(c).binding !== ref.binding) {
+        current.delete(row.caseId);
+        return;
+      }
+      const made = clockRowFor(
+        ref,
+        row.filedAt,
+        c.caseCaseStatusId,
+        logFactsOf(c, finals),
+        kept.get(row.caseId),
+        deadlines,
+      );
+      fresh.push(made);
+      facts.set(row.caseId, made);
+      const moved =
+        c.caseCaseStatusId !== row.statusId ||
+        c.caseCaseLineId !== row.lineId ||
+        c.caseCaseCategoryId !== row.categoryId;
+      if (moved) {
+        behind.push({ ref, c });
+        current.set(row.caseId, {
+          ...row,
+          statusId: c.caseCaseStatusId,
+          lineId: c.caseCaseLineId,
+          categoryId: c.caseCaseCategoryId,
+        });
+      }
+    } catch (error) {
+      // One unreadable case goes without a clock, as on the walk.
+      ctx.log.warn(
+        { err: { message: (error as Error).message }, caseId: row.caseId },
+        'clocks: case log unread',
+      );
+      current.delete(row.caseId);
+    }
+  });
+  try {
+    await saveClockRows(store, fresh);
+    rememberClockRows(ctx, fresh);
+    // The legacy moved ahead of the index: the same facts and events the next sweep would give.
+    for (const { ref, c } of behind) {
+      await noteCaseChange(store, ref, {
+        statusId: c.caseCaseStatusId,
+        lineId: c.caseCaseLineId,
+        categoryId: c.caseCaseCategoryId,
+      });
+    }
+  } catch (error) {
+    throw new ApiProblem('store-unavailable', { cause: error });
+  }
+  const overdue: IndexedOverdue[] = [];
+  for (const row of current.values()) {
+    const f = facts.get(row.caseId);
+    if (!f || f.statusIdSeen !== row.statusId) continue;
+    if (row.statusId !== null && finals.has(row.statusId)) continue;
+    if (!inLine(scope, row.lineId) || !matches(filters, row)) continue;
+    const clock = clockOf(f, messages.get(row.caseId) ?? [], today);
+    if (isOverdue(clock)) {
+      overdue.push({
+        ref: refOf(row),
+        filedAt: row.filedAt,
+        statusId: row.statusId,
+        lineId: row.lineId,
+        categoryId: row.categoryId,
+        clock,
+      });
+    }
+  }
+  return { overdue, partial };
+}
+
+/** The sorts the index can give (not the complaint number, which it never holds). */
+export const INDEX_SORTS = new Set([
+  'createdAt',
+  '-createdAt',
+  'status',
+  '-status',
+  'categoryName',
+  '-categoryName',
+  'caseLineName',
+  '-caseLineName',
+  'companyName',
+  '-companyName',
+]);
+
+const collator = new Intl.Collator('id');
+
+/**
+ * Overdue cases in the list's order, as the legacy orders its table: by filing time, by status order,
+ * by category or line name (no line first), newest first among equals.
+ */
+export async function sortIndexed(
+  ctx: ClockContext,
+  companyId: number,
+  rows: readonly IndexedOverdue[],
+  sort: string | undefined,
+): Promise<IndexedOverdue[]> {
+  const value = sort ?? '-createdAt';
+  const descending = value.startsWith('-');
+  const field = descending ? value.slice(1) : value;
+  const sign = descending ? -1 : 1;
+  const newestFirst = (a: IndexedOverdue, b: IndexedOverdue) =>
+    b.filedAt.localeCompare(a.filedAt) || b.ref.caseId - a.ref.caseId;
+  let key: ((row: IndexedOverdue) => string | number | null) | null = null;
+  if (field === 'status') {
+    const orders = new Map((await caseStatusTable(ctx.caller.legacy)).map((s) => [s.id, s.order]));
+    key = (row) => (row.statusId === null ? null : (orders.get(row.statusId) ?? 0));
+  } else if (field === 'categoryName') {
+    const names = new Map(
+      (await caseCategories(ctx.caller.legacy, companyId)).map((c) => [c.caseCategoryId, c.caseCategoryName]),
+    );
+    key = (row) => (row.categoryId === null ? '' : (names.get(row.categoryId) ?? ''));
+  } else if (field === 'caseLineName') {
+    const names = new Map((await caseLines(ctx.caller.legacy)).map((l) => [l.caseLineId, l.caseLineName]));
+    key = (row) => (row.lineId === null ? null : (names.get(row.lineId) ?? null));
+  }
+  const compareKeys = (a: string | number | null, b: string | number | null) => {
+    if (a === b) return 0;
+    if (a === null) return -1;
+    if (b === null) return 1;
+    return typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
+  };
+  return [...rows].sort((a, b) => {
+    if (field === 'createdAt') {
+      return sign * (a.filedAt.localeCompare(b.filedAt) || a.ref.caseId - b.ref.caseId);
+    }
+    const byKey = key ? sign * compareKeys(key(a), key(b)) : 0;
+    return byKey || newestFirst(a, b);
+  });
+}
+
+/**
+ * What one overdue page needs besides the clocks: the table rows of the cases it shows (to present
+ * them as the list does) and their unread marks. The rows are read from the caller's own table, which
+ * keeps the legacy's own scope as a second fence: the days they were filed on, then the detail of any
+ * not found there. A case neither shows is left out of the page. Marks are null when the store fails.
+ */
+export async function overduePage(
+  ctx: ClockContext,
+  scope: IndexScope,
+  table: CaseTable,
+  shown: readonly IndexedOverdue[],
+): Promise<{ rows: Map<number, LegacyCaseRow>; unread: Map<number, number> | null }> {
+  const rows = new Map<number, LegacyCaseRow>();
+  if (shown.length === 0) return { rows, unread: new Map() };
+  const store = await ctx.store().catch((error: unknown) => {
+    throw new ApiProblem('store-unavailable', { cause: error });
+  });
+  const days = shown.map((row) => row.filedAt.slice(0, 10)).sort();
+  const wanted = new Map(shown.map((row) => [row.ref.caseId, row]));
+  const filed = await caseRowsFiled(
+    ctx.caller.legacy,
+    table,
+    scope.companyId,
+    days[0]!,
+    days[days.length - 1]!,
+  );
+  for (const row of filed) {
+    const want = wanted.get(row.caseId);
+    if (want && store.cases.bind(row).binding === want.ref.binding) rows.set(row.caseId, row);
+  }
+  const missing = shown.filter((row) => !rows.has(row.ref.caseId));
+  await eachLimited(missing, REFRESH_CONCURRENCY, async (row) => {
+    const c = await caseOfCompany(ctx, scope.companyId, row.ref.caseId).catch(() => null);
+    if (!c || store.cases.bind(c).binding !== row.ref.binding || !inLine(scope, c.caseCaseLineId)) return;
+    if (normaliseWallTime(c.caseCreated) === null) return;
+    rows.set(row.ref.caseId, c);
+  });
+  let unread: Map<number, number> | null = null;
+  try {
+    unread = (
+      await clockInputsOf(
+        store,
+        scope.companyId,
+        shown.map((row) => row.ref),
+        true,
+      )
+    ).unread;
+  } catch (error) {
+    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: overdue page without marks');
+  }
+  return { rows, unread };
+}
