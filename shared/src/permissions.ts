@@ -46,6 +46,8 @@ export const ACTIONS = [
   'audit-trail:export',
   'handling-deadlines:read',
   'handling-deadlines:manage',
+  'reporter-notices:use',
+  'reporter-notices:own',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -110,6 +112,11 @@ export const PERMISSIONS: Record<Action, Rule> = {
   // Handling deadlines: the group sets each company's handling deadlines; company and partner admins read theirs.
   'handling-deadlines:read': types(1, 2, 3),
   'handling-deadlines:manage': types(1),
+  // A reporter's e-mail notice of a reply (docs/product/notifications.md#pelapor). Open to anyone: each
+  // route asks for its own proof (the tracker's number and password, or a mail link's token).
+  'reporter-notices:use': anyone,
+  /** The same for the signed-in pelapor, on its own cases only (the case scope check). */
+  'reporter-notices:own': types(6),
 };
 
 export function can(subject: Subject, action: Action): boolean {

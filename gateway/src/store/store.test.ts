@@ -106,6 +106,8 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'identity_access',
       'notice',
       'notice_preference',
+      'reporter_confirmation_send',
+      'reporter_subscription',
       'store_secret',
     ]);
   });
