@@ -16,7 +16,7 @@ import { ReporterNoticeForm, ReporterNoticeSection } from './ReporterNoticeForm.
 vi.mock('../ui/toaster.tsx', () => ({ notify: { problem: vi.fn(), success: vi.fn() } }));
 
 const TRACKER = { kind: 'tracker' as const, caseNumber: 'WBS-10000002', password: 'Lapor#2026!' };
-const TOKEN = 'q'.repeat(40) + 'Z_-';
+const TOKEN = `${'q'.repeat(40)}Z_-`;
 
 type Call = { method: string; url: string; body: unknown };
 let calls: Call[] = [];
