@@ -14,7 +14,7 @@ import { reporterConfirmationSend, reporterSubscription } from '../store/schema.
 import { type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import { type MailJobDeps, MailRetry, sendConfirmationMail, sendNoticeMail } from './jobs.ts';
 import type { NoticeEvent } from './notify.ts';
-import { claimNotice, confirmByToken, createPending, issueConfirmation } from './store.ts';
+import { claimNotice, confirmByToken, createPending, prepareConfirmation } from './store.ts';
 
 const binder = caseBinder(randomBytes(32), () => {});
 const PUBLIC_URL = 'https://wbs.example/';
@@ -129,8 +129,8 @@ describe('reporter mail jobs', () => {
   it('a notice: the opt-out link and Pantau Laporan, nothing else; none once the address is gone', async () => {
     const address = 'kabar@surat-sekali.id';
     const { id, ref } = await pending(address);
-    const issued = await issueConfirmation(store, id, new Date());
-    await confirmByToken(store, issued?.token ?? '', new Date());
+    const prepared = await prepareConfirmation(store, id, new Date());
+    await confirmByToken(store, prepared?.token ?? '', new Date());
     const claim = await claimNotice(store, ref, 1, new Date());
     expect(claim?.id).toBe(id);
     await sendNoticeMail(deps(), { subscriptionId: id });

@@ -27,7 +27,7 @@ import {
   reporterConfirmationMail,
   reporterNoticeMail,
 } from './seams.ts';
-import { issueConfirmation, noticeTarget } from './store.ts';
+import { noticeTarget, prepareConfirmation } from './store.ts';
 
 /** Retried for a few hours with back-off: a confirmation link lives 48 h, a reply waits in the case. */
 export const CONFIRMATION_JOB: QueueDefinition = {
@@ -135,13 +135,13 @@ export async function sendConfirmationMail(deps: MailJobDeps, data: unknown): Pr
   if (id === null) return;
   const base = usableUrl(deps, CONFIRMATION_QUEUE, id);
   if (base === null) return;
-  const issued = await issueConfirmation(deps.store, id, deps.now?.() ?? new Date());
+  const prepared = await prepareConfirmation(deps.store, id, deps.now?.() ?? new Date());
   // Replaced by a newer address, or stopped: nothing to confirm.
-  if (!issued) return;
+  if (!prepared) return;
   const mail = reporterConfirmationMail({
-    to: issued.address,
+    to: prepared.address,
     messageId: messageIdFor(base),
-    confirmUrl: `${base}${CONFIRM_PATH}#${issued.token}`,
+    confirmUrl: `${base}${CONFIRM_PATH}#${prepared.token}`,
   });
   await deliver(deps, CONFIRMATION_QUEUE, id, mail);
 }

@@ -17,11 +17,11 @@ import {
   claimNotice,
   confirmByToken,
   createPending,
-  issueConfirmation,
   KEEP_AFTER_FINAL_MS,
   NOTICE_GAP_MS,
   noticeTarget,
   observeCaseStatus,
+  prepareConfirmation,
   purgeReporterSubscriptions,
   subscriptionStatus,
 } from './store.ts';
@@ -62,9 +62,9 @@ describe.each(ENGINES)('reporter subscriptions on $engine', ({ engine }) => {
   const confirmed = async (ref: ReturnType<typeof caseOf>, address: string, now: Date) => {
     const created = await createPending(store, ref, { address, audience: 'tracker', now });
     if (created.outcome !== 'created') throw new Error('limited');
-    const issued = await issueConfirmation(store, created.id, now);
-    if (!issued) throw new Error('not issued');
-    expect(await confirmByToken(store, issued.token, now)).toEqual({ masked: expect.any(String) });
+    const prepared = await prepareConfirmation(store, created.id, now);
+    if (!prepared) throw new Error('not prepared');
+    expect(await confirmByToken(store, prepared.token, now)).toEqual({ masked: expect.any(String) });
     return created.id;
   };
 
@@ -139,7 +139,7 @@ describe.each(ENGINES)('reporter subscriptions on $engine', ({ engine }) => {
       audience: 'tracker',
       now: start,
     });
-    if (dead.outcome === 'created') await issueConfirmation(store, dead.id, start);
+    if (dead.outcome === 'created') await prepareConfirmation(store, dead.id, start);
     await createPending(store, caseOf(1, 45), { address: 'f@contoh.id', audience: 'account', now: start });
 
     const index = (ref: ReturnType<typeof caseOf>, statusId: number, binding = ref.binding) =>

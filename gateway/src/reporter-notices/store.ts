@@ -202,7 +202,7 @@ export type ConfirmationMail = { address: string; token: string };
  * `now`), or null when the pending row is gone (replaced, stopped). Made when the mail is made, so
  * the token itself is never stored anywhere: a retried mail carries a new one.
  */
-export async function issueConfirmation(
+export async function prepareConfirmation(
   store: Store,
   id: number,
   now: Date,
@@ -372,6 +372,11 @@ export async function observeCaseStatus(
     .update(t)
     .set({ finalStatusAt: final ? now : null })
     .where(and(ofIncarnation(ref), final ? isNull(t.finalStatusAt) : sql`${t.finalStatusAt} is not null`));
+}
+
+/** The final ids of the status table (`caseStatusTable`): those the legacy does not list as open. */
+export function finalStatusIdsOf(table: readonly { id: number; open: boolean }[]): number[] {
+  return table.filter((status) => !status.open).map((status) => status.id);
 }
 
 export type PurgeOptions = {

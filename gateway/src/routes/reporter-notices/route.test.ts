@@ -169,6 +169,15 @@ describe.each(ENGINES)('reporter e-mail notices on $engine', ({ engine }) => {
     expect((await status()).json()).toEqual({ confirmed: null, pending: 'k***@s***.id' });
   });
 
+  it('a report seen in a final status starts its 30 days; an open one does not', async () => {
+    // WBS-10000003 is Ditutup (final), WBS-10000002 Investigasi.
+    expect((await ask(newAddress(), proofOf(ditutup))).statusCode).toBe(202);
+    expect((await ask(newAddress())).statusCode).toBe(202);
+    const byCase = new Map((await rows()).map((row) => [row.caseId, row.finalStatusAt]));
+    expect(byCase.get(3)).toBeInstanceOf(Date);
+    expect(byCase.get(2)).toBeNull();
+  });
+
   it('a wrong password and an unknown number: the tracking 404, nothing stored, queued or sent', async () => {
     const address = newAddress();
     for (const proof of [

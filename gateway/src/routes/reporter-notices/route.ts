@@ -37,6 +37,7 @@ import { reporterNoticeDeps } from '../../reporter-notices/context.ts';
 import { requestReporterNotices } from '../../reporter-notices/notify.ts';
 import {
   confirmByToken,
+  finalStatusIdsOf,
   observeCaseStatus,
   optOutByToken,
   stopForCase,
@@ -56,8 +57,9 @@ const NEUTRAL =
 async function finalStatus(request: FastifyRequest, found: LegacyCase): Promise<boolean | null> {
   if (found.caseCaseStatusId === null) return null;
   try {
-    const status = (await caseStatusTable(request.legacy)).find((s) => s.id === found.caseCaseStatusId);
-    return status ? !status.open : null;
+    const table = await caseStatusTable(request.legacy);
+    if (!table.some((status) => status.id === found.caseCaseStatusId)) return null;
+    return finalStatusIdsOf(table).includes(found.caseCaseStatusId);
   } catch {
     // The status table is not this route's business: the daily clean-up also reads the case index.
     return null;
