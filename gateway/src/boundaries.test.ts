@@ -46,6 +46,7 @@ const PLAIN_FOLDERS = [
   'uploads/',
   'presenters/',
   'policies/',
+  'reporter-notices/',
 ];
 const REQUEST_GUARDS = new Set([
   'policies/attempt-limits.ts',

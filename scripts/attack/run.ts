@@ -22,6 +22,7 @@ import { inputCases } from './cases/inputs.ts';
 import { limitCases } from './cases/limits.ts';
 import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
+import { reporterNoticeCases } from './cases/reporter-notices.ts';
 import { sessionCases } from './cases/sessions.ts';
 import { trackingCases } from './cases/tracking.ts';
 import { uploadCases } from './cases/uploads.ts';
@@ -123,6 +124,7 @@ try {
     ...disclosureCases,
     ...anonymityCases,
     ...messageCases,
+    ...reporterNoticeCases,
     ...limitCases,
     ...headerCases,
   ];

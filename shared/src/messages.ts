@@ -201,3 +201,50 @@ export function format(template: string, values: Record<string, string | number>
     key in values ? String(values[key]) : whole,
   );
 }
+
+/**
+ * The reporter's e-mail notice of a reply (docs/product/notifications.md#pelapor): the form in the
+ * success dialog and the tracked view, the confirmation and opt-out pages, the gateway's answers.
+ */
+export const REPORTER_NOTICE_MESSAGES = {
+  title: 'Beri tahu saya lewat e-mail bila ada tanggapan',
+  intro:
+    'E-mail hanya memberi tahu bahwa ada tanggapan baru dan meminta Anda membuka Pantau Laporan. ' +
+    'Nomor Pengaduan, kata sandi, dan isi laporan tidak pernah dikirim lewat e-mail.',
+  throwaway:
+    'Anda boleh memakai alamat e-mail terpisah atau sekali pakai, agar tidak ada yang dapat menghubungkan ' +
+    'alamat itu dengan Anda. Alamat disimpan terenkripsi, tidak pernah ditunjukkan kepada petugas, dan ' +
+    'dihapus bila Anda berhenti atau 30 hari setelah laporan selesai.',
+  emailLabel: 'Alamat e-mail',
+  emailPlaceholder: 'nama@contoh.com',
+  submit: 'Kirim Tautan Konfirmasi',
+  requested:
+    'Bila alamat ini dapat menerima e-mail, tautan konfirmasi telah dikirim ke sana dan berlaku 48 jam. ' +
+    'Pemberitahuan baru dikirim setelah tautan itu dibuka. Tidak ada e-mail? Periksa folder spam, atau ' +
+    'coba lagi setelah satu jam.',
+  current: 'Pemberitahuan dikirim ke {address}.',
+  pending: 'Menunggu konfirmasi untuk {address}.',
+  none: 'Belum ada alamat e-mail untuk pemberitahuan laporan ini.',
+  replace: 'Ganti Alamat',
+  stop: 'Berhenti Menerima E-mail',
+  stopped: 'Pemberitahuan lewat e-mail untuk laporan ini telah dihentikan dan alamatnya dihapus.',
+  confirmTitle: 'Konfirmasi E-mail Pemberitahuan',
+  confirmIntro:
+    'Tekan tombol di bawah untuk mulai menerima pemberitahuan bila ada tanggapan atas laporan Anda.',
+  confirmButton: 'Konfirmasi',
+  confirmed: 'Alamat e-mail terkonfirmasi. Kami akan memberi tahu {address} bila ada tanggapan baru.',
+  confirmFailed:
+    'Tautan konfirmasi ini tidak berlaku: sudah dipakai, sudah lebih dari 48 jam, atau permintaannya ' +
+    'telah diganti. Minta tautan baru dari Pantau Laporan.',
+  optOutTitle: 'Berhenti Menerima Pemberitahuan',
+  optOutIntro:
+    'Tekan tombol di bawah untuk berhenti menerima e-mail pemberitahuan dan menghapus alamat Anda.',
+  optOutDone:
+    'Selesai. Bila alamat ini masih terdaftar, alamat itu telah dihapus dan tidak akan menerima ' +
+    'pemberitahuan lagi.',
+  linkMissing: 'Tautan tidak lengkap. Salin seluruh alamat tautan dari e-mail, lalu buka kembali.',
+  emailRequired: 'Alamat e-mail wajib diisi',
+  emailInvalid: 'Alamat e-mail tidak valid: tulis satu alamat saja, misalnya nama@contoh.com',
+  tokenInvalid: 'Tautan tidak valid',
+  unavailable: 'Pengiriman e-mail sedang tidak dapat digunakan, silakan coba beberapa saat lagi',
+} as const;

@@ -49,6 +49,8 @@ export const ACTIONS = [
   'mail-dead-letters:manage',
   'handling-deadlines:read',
   'handling-deadlines:manage',
+  'reporter-notices:use',
+  'reporter-notices:own',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -119,6 +121,11 @@ export const PERMISSIONS: Record<Action, Rule> = {
   /** The digest's one-click unsubscribe: a mail client posts it, signed in or not; the link's token proves it. */
   'notices:unsubscribe': anyone,
   'mail-dead-letters:manage': types(1),
+  // A reporter's e-mail notice of a reply (docs/product/notifications.md#pelapor). Open to anyone: each
+  // route asks for its own proof (the tracker's number and password, or a mail link's token).
+  'reporter-notices:use': anyone,
+  /** The same for the signed-in pelapor, on its own cases only (the case scope check). */
+  'reporter-notices:own': types(6),
 };
 
 export function can(subject: Subject, action: Action): boolean {

@@ -19,6 +19,12 @@ const CaseWizardPage = lazy(() => import('./case/CaseWizardPage.tsx'));
 const CheckCasePage = lazy(() => import('./tracking/CheckCasePage.tsx'));
 const VerifyReceiptPage = lazy(() => import('./receipts/VerifyReceiptPage.tsx'));
 const AdminArea = lazy(() => import('./admin/AdminArea.tsx'));
+const ConfirmNoticePage = lazy<object>(() =>
+  import('./notices/NoticeLinkPage.tsx').then((module) => ({ default: module.ConfirmNoticePage })),
+);
+const OptOutNoticePage = lazy<object>(() =>
+  import('./notices/NoticeLinkPage.tsx').then((module) => ({ default: module.OptOutNoticePage })),
+);
 
 /** Signed-in users are redirected away from /auth/* to their landing target. */
 function GuestOnly({ children }: { children: ReactNode }) {
@@ -82,6 +88,9 @@ export function App() {
         </Route>
         <Route path="/admin/checkcase">{publicPage(<CheckCasePage />)}</Route>
         <Route path="/verifikasi-tanda-terima">{publicPage(<VerifyReceiptPage />)}</Route>
+        {/* Mail links: the token rides in the fragment (docs/product/notifications.md#pelapor). */}
+        <Route path="/notifikasi/konfirmasi">{publicPage(<ConfirmNoticePage />)}</Route>
+        <Route path="/notifikasi/berhenti">{publicPage(<OptOutNoticePage />)}</Route>
         <Route path="/admin" nest>
           <ErrorBoundary offerReload>
             <Suspense fallback={<PageSpinner />}>

@@ -9,7 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { JobFailure } from '../jobs/plugin.ts';
 import { backgroundLegacy, type LegacyCaller, withToken } from '../legacy/plugin.ts';
+import { caseStatusTable } from '../legacy/reference.ts';
 import { serviceAccount } from '../legacy/service-account.ts';
+import { registerReporterNoticeJobs } from '../reporter-notices/jobs.ts';
+import { finalStatusIdsOf, purgeReporterSubscriptions } from '../reporter-notices/store.ts';
 import {
   DIGEST_CRON,
   DIGEST_PLAN_QUEUE,
@@ -27,6 +30,7 @@ import { addNotices, saveRecipients, usersWithPendingMail } from './store.ts';
 /** The queue of the notifier: one run at a time across replicas, one more waiting at most. */
 export const DELIVER_QUEUE = 'notices-deliver';
 const MAIL_SWEEP_QUEUE = 'notice-mail-sweep';
+const REPORTER_PURGE_QUEUE = 'reporter-notices-purge';
 /**
  * Mail jobs outlast an SMTP outage of more than an hour (40 tries, waits growing from 30 s to at most
  * 2 minutes: about 78 minutes) and catch up within 2 minutes of its end; then the dead letters.
@@ -134,6 +138,17 @@ export const notificationsPlugin = fp(
       }
     });
     app.jobs.schedule(MAIL_SWEEP_QUEUE, '*/5 * * * *');
+
+    // The reporter's own notices (reporter-notices/): confirmation and reply mails, and the daily
+    // deletion of addresses 30 days after their case's final status (at 02:00 WIB).
+    await registerReporterNoticeJobs(app);
+    app.jobs.register({ name: REPORTER_PURGE_QUEUE, policy: 'stately', deadLetters: false }, async () => {
+      const store = await app.store.open();
+      const table = await deps.withLegacy((legacy) => caseStatusTable(legacy));
+      const result = await purgeReporterSubscriptions(store, { finalStatusIds: finalStatusIdsOf(table) });
+      log.info({ ...result }, 'reporter notices: daily clean-up');
+    });
+    app.jobs.schedule(REPORTER_PURGE_QUEUE, '0 19 * * *');
 
     app.decorate('notices', {
       deliverSoon() {

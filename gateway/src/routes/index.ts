@@ -25,6 +25,7 @@ import passwordRoutes from './password/route.ts';
 import profileRoutes from './profile/route.ts';
 import receiptRoutes from './receipts/route.ts';
 import regionRoutes from './regions/route.ts';
+import reporterNoticeRoutes from './reporter-notices/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
@@ -59,6 +60,7 @@ const API_ROUTES = [
   caseEvidenceRoutes,
   handlingDeadlineRoutes,
   noticeRoutes,
+  reporterNoticeRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -270,3 +270,67 @@ export const eventCursor = pgTable('event_cursor', {
   name: text('name').primaryKey(),
   lastId: bigint('last_id', { mode: 'number' }).notNull().default(0),
 });
+
+export type ReporterSubscriptionState = 'pending' | 'confirmed';
+/** Who asked: the tracker (Pantau Laporan) or the signed-in pelapor (its account); the mail's link follows. */
+export type ReporterAudience = 'tracker' | 'account';
+
+/**
+ * A reporter's e-mail notice of a reply (reporter-notices/): at most one pending and one confirmed
+ * address per case, bound to the case's incarnation. The address (and the opt-out token the mails
+ * carry) only sealed; link tokens only as hashes; never read by any staff route.
+ */
+export const reporterSubscription = pgTable(
+  'reporter_subscription',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    caseBinding: text('case_binding').notNull(),
+    audience: text('audience').$type<ReporterAudience>().notNull(),
+    state: text('state').$type<ReporterSubscriptionState>().notNull(),
+    /** Id of the key that sealed `sealed` (STORE_ENCRYPTION_KEYS). */
+    keyId: text('key_id').notNull(),
+    /** AES-256-GCM sealed JSON: the address and the opt-out token. */
+    sealed: text('sealed').notNull(),
+    /** Keyed HMAC of the address's canonical form: the per-address limit counts it, never the address. */
+    addressHmac: text('address_hmac').notNull(),
+    /** SHA-256 of the confirmation link's token (set when its mail is made; null once used). */
+    confirmHash: text('confirm_hash'),
+    confirmExpiresAt: timestamp('confirm_expires_at', { withTimezone: true, mode: 'date' }),
+    /** SHA-256 of the opt-out link's token. */
+    optOutHash: text('opt_out_hash').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+    /** When the last notice was queued (one per case per hour). */
+    lastNoticeAt: timestamp('last_notice_at', { withTimezone: true, mode: 'date' }),
+    /** The last handler message seen (a retried post of the same message is no new reply). */
+    lastMessageId: bigint('last_message_id', { mode: 'number' }),
+    /** When the case was first seen in a final status (deleted 30 days later); null while open. */
+    finalStatusAt: timestamp('final_status_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reporter_subscription_case_idx').on(t.companyId, t.caseId, t.state),
+    uniqueIndex('reporter_subscription_confirm_idx')
+      .on(t.confirmHash)
+      .where(sql`${t.confirmHash} is not null`),
+    uniqueIndex('reporter_subscription_opt_out_idx').on(t.optOutHash),
+  ],
+);
+
+/** Each confirmation mail asked for, kept a day: the limits per case and per address count these. */
+export const reporterConfirmationSend = pgTable(
+  'reporter_confirmation_send',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).notNull(),
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    addressHmac: text('address_hmac').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('reporter_confirmation_send_case_idx').on(t.companyId, t.caseId, t.sentAt),
+    index('reporter_confirmation_send_address_idx').on(t.addressHmac, t.sentAt),
+  ],
+);

@@ -108,6 +108,8 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'notice',
       'notice_preference',
       'notice_recipient',
+      'reporter_confirmation_send',
+      'reporter_subscription',
       'store_secret',
     ]);
   });

@@ -31,6 +31,8 @@ export const logCases: AttackCase[] = [
     'no anonymous reporter identity',
     /Nama Rahasia Pelapor Anonim|Bagian Rahasia Sekali|pelapor\.uji@example\.com|\+6281234567890/,
   ),
+  // Every address the reporter-notice cases sent ends in .bom-uji.id (cases/reporter-notices.ts).
+  noLine('no reporter notice address', /bom-uji\.id/i),
   noLine(
     'no stack trace in a log line of a refused request',
     (line) => /"level":(30|40)/.test(line) && /\bat \w+ \(/.test(line),

@@ -190,8 +190,11 @@ describe('a guest files a report and tracks it', () => {
     await main.getByText(REPORT_ANSWERS[1]!, { exact: true }).waitFor();
     await main.getByText(EVIDENCE.name, { exact: true }).waitFor();
     await main.getByText(PHOTO.name, { exact: true }).waitFor();
-    // View mode: nothing to edit; a tracker cannot download attachments (no session).
-    expect(await main.getByRole('textbox').count()).toBe(0);
+    // View mode: nothing of the report to edit (the one field is the e-mail notice's address); a
+    // tracker cannot download attachments (no session).
+    const fields = main.getByRole('textbox');
+    expect(await fields.count()).toBe(1);
+    expect(await fields.getAttribute('name')).toBe('notice-email');
     expect(await main.getByRole('button', { name: /Unduh/ }).count()).toBe(0);
     // The complaint number never goes into the address bar.
     expect(page.url()).not.toContain(caseNumber);

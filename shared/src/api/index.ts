@@ -13,5 +13,6 @@ export * from './password.ts';
 export * from './profile.ts';
 export * from './receipts.ts';
 export * from './reference.ts';
+export * from './reporter-notices.ts';
 export * from './session.ts';
 export * from './staff.ts';

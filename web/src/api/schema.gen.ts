@@ -1360,6 +1360,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tracking/reporter-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Minta pemberitahuan e-mail (Pantau Laporan)
+         * @description Public: the tracker, proven by number and password as in POST /tracking (same 404, same attempt limits), asks that an address be told of replies. A confirmation link goes to the address; nothing else is mailed before it is opened. A new address replaces the old one once confirmed. Selalu 202 dengan teks yang sama, baik tautan konfirmasi diantrekan maupun batas tercapai (satu e-mail konfirmasi per laporan per jam, satu per alamat per hari), dan tidak lebih cepat dari batas waktu kegagalan pelacakan: jawabannya tidak mengungkap apa pun tentang alamat. 503 bila antrean e-mail menolak.
+         *
+         *     Siapa boleh memanggil (reporter-notices:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postTrackingReporterNotices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracking/reporter-notices/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Status pemberitahuan e-mail (Pantau Laporan)
+         * @description Public: the tracked case’s notice addresses, masked (b***@e***.com): the confirmed one and one waiting for its link. Proven by number and password as in POST /tracking.
+         *
+         *     Siapa boleh memanggil (reporter-notices:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postTrackingReporterNoticesStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracking/reporter-notices/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Berhenti pemberitahuan e-mail (Pantau Laporan)
+         * @description Public: deletes every notice address of the tracked case (confirmed and waiting). Proven by number and password as in POST /tracking.
+         *
+         *     Siapa boleh memanggil (reporter-notices:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postTrackingReporterNoticesStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cases/{id}/reporter-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status pemberitahuan e-mail
+         * @description The signed-in reporter (type 6), own cases only: the notice addresses, masked. No staff route returns them in any form.
+         *
+         *     Siapa boleh memanggil (reporter-notices:own): 6 Pelapor.
+         */
+        get: operations["getCasesByIdReporterNotices"];
+        put?: never;
+        /**
+         * Minta pemberitahuan e-mail
+         * @description The signed-in reporter (type 6), own cases only, asks that an address be told of replies. Selalu 202 dengan teks yang sama, baik tautan konfirmasi diantrekan maupun batas tercapai (satu e-mail konfirmasi per laporan per jam, satu per alamat per hari), dan tidak lebih cepat dari batas waktu kegagalan pelacakan: jawabannya tidak mengungkap apa pun tentang alamat. 503 bila antrean e-mail menolak.
+         *
+         *     Siapa boleh memanggil (reporter-notices:own): 6 Pelapor.
+         */
+        post: operations["postCasesByIdReporterNotices"];
+        /**
+         * Berhenti pemberitahuan e-mail
+         * @description The signed-in reporter (type 6), own cases only: deletes every notice address of the case.
+         *
+         *     Siapa boleh memanggil (reporter-notices:own): 6 Pelapor.
+         */
+        delete: operations["deleteCasesByIdReporterNotices"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reporter-notices/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Konfirmasi alamat pemberitahuan
+         * @description Public: the token of a confirmation link (read by the page from the URL fragment). Single use, valid 48 hours; an unknown, used, replaced or expired token is 404 with one text.
+         *
+         *     Siapa boleh memanggil (reporter-notices:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postReporterNoticesConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reporter-notices/opt-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Berhenti pemberitahuan (tautan e-mail)
+         * @description Public: the token of the opt-out link every notice carries; deletes that address. The same answer whether or not the token named an address.
+         *
+         *     Siapa boleh memanggil (reporter-notices:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postReporterNoticesOptOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1995,6 +2139,27 @@ export interface components {
         HandlingDeadlinesSchema: {
             ackDays: number;
             feedbackMonths: number;
+        };
+        TrackerReporterNoticeRequest: {
+            caseNumber: string;
+            password: string;
+            email: string;
+        };
+        ReporterNoticeRequestedReply: {
+            message: string;
+        };
+        ReporterNoticeStatusReply: {
+            confirmed: string | null;
+            pending: string | null;
+        };
+        ReporterNoticeRequest: {
+            email: string;
+        };
+        ReporterNoticeTokenRequest: {
+            token: string;
+        };
+        ReporterNoticeConfirmReply: {
+            confirmed: string;
         };
     };
     responses: {
@@ -5055,6 +5220,282 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postTrackingReporterNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackerReporterNoticeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeRequestedReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postTrackingReporterNoticesStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackerConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeStatusReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postTrackingReporterNoticesStop: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackerConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeStatusReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getCasesByIdReporterNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeStatusReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postCasesByIdReporterNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReporterNoticeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeRequestedReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    deleteCasesByIdReporterNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeStatusReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postReporterNoticesConfirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReporterNoticeTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeConfirmReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postReporterNoticesOptOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReporterNoticeTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReporterNoticeRequestedReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
             "4XX": components["responses"]["ClientProblem"];

@@ -15,6 +15,7 @@ import {
 import { COMMUNICATION_TYPES, statusBadgeColour, UI_MESSAGES, WHISTLEBLOWER_TYPES } from '@wbs/shared';
 import type { ContactRevealReply } from '@wbs/shared/api/contact-reveal';
 import { type ReactNode, useState } from 'react';
+import { ReporterNoticeSection } from '../notices/ReporterNoticeForm.tsx';
 import { ContactRevealDialog } from './ContactRevealDialog.tsx';
 import type { CaseDetail, CaseLog } from './detail.ts';
 import { formatDateTime } from './detail.ts';
@@ -131,6 +132,7 @@ export function CaseDetailView(props: {
                 />
               )}
               <IdentityAccessSection access={props.talk.access} />
+              <ReporterNoticeSection access={props.talk.access} />
             </Stack>
           )}
         </Tabs.Content>

@@ -81,6 +81,8 @@ export default function CaseWizardPage() {
     at: Date;
     receipt?: Receipt;
     respondBy?: string;
+    /** A guest's case password, kept (in memory) for the e-mail notice form until Tutup. */
+    password?: string;
   } | null>(null);
   // One key per submission: reused when the same, unchanged form is sent again after a failure.
   const idempotencyKey = useRef<string | null>(null);
@@ -174,6 +176,7 @@ export default function CaseWizardPage() {
         at: reply.receipt ? new Date(reply.receipt.filedAt) : new Date(),
         ...(reply.receipt ? { receipt: reply.receipt } : {}),
         ...(reply.respondBy ? { respondBy: reply.respondBy } : {}),
+        ...(ctx.signedIn ? {} : { password: state.password }),
       });
     } catch (error) {
       // Everything typed (files included) stays in memory for another try.
@@ -266,6 +269,9 @@ export default function CaseWizardPage() {
           {...(created.receipt ? { receipt: created.receipt } : {})}
           {...(created.respondBy ? { respondBy: created.respondBy } : {})}
           guest={!user}
+          {...(created.password
+            ? { tracker: { caseNumber: created.caseNumber, password: created.password } }
+            : {})}
           onClose={close}
         />
       )}

@@ -1,7 +1,8 @@
 import { Box, Button, Dialog, HStack, Portal, Stack, Text } from '@chakra-ui/react';
-import { format, isoToDisplay, UI_MESSAGES } from '@wbs/shared';
+import { format, isoToDisplay, REPORTER_NOTICE_MESSAGES, UI_MESSAGES } from '@wbs/shared';
 import type { Receipt } from '@wbs/shared/api/case-create';
 import { useState } from 'react';
+import { ReporterNoticeForm } from '../notices/ReporterNoticeForm.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { notify } from '../ui/toaster.tsx';
@@ -21,6 +22,11 @@ export function SuccessDialog(props: {
   /** YYYY-MM-DD (WIB): the acknowledgement deadline the gateway promised at filing. */
   respondBy?: string;
   guest: boolean;
+  /**
+   * The guest's number and case password, held in memory until Tutup: the e-mail notice form proves
+   * the case with them, as Pantau Laporan does.
+   */
+  tracker?: { caseNumber: string; password: string };
   onClose: () => void;
 }) {
   const [downloading, setDownloading] = useState(false);
@@ -112,6 +118,14 @@ export function SuccessDialog(props: {
                     ? CASE_NUMBER_REMINDER
                     : 'Simpan Nomor Pengaduan ini dengan baik untuk menelusuri laporan Anda.'}
                 </Text>
+                {props.guest && props.tracker && (
+                  <Box w="full" borderTopWidth="1px" pt="4" textAlign="start">
+                    <Text fontWeight="semibold" mb="2">
+                      {REPORTER_NOTICE_MESSAGES.title}
+                    </Text>
+                    <ReporterNoticeForm access={{ kind: 'tracker', ...props.tracker }} />
+                  </Box>
+                )}
               </Stack>
             </Dialog.Body>
             <Dialog.Footer flexWrap="wrap">

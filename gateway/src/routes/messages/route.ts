@@ -33,6 +33,8 @@ import { floodLimiter } from '../../policies/flood-limits.ts';
 import { subjectOf } from '../../policies/plugin.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import type { Reader } from '../../presenters/messages.ts';
+import { reporterNoticeDeps } from '../../reporter-notices/context.ts';
+import { noteHandlerMessage } from '../../reporter-notices/notify.ts';
 import { routeSchema } from '../../schema.ts';
 import type { Author } from '../../store/messages.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
@@ -61,6 +63,7 @@ const floodSubject = (found: LegacyCase, side: Author['kind']) =>
 export default async function messageRoutes(app: FastifyInstance) {
   const proveTracker = await trackerProof(app);
   const flood = await floodLimiter(app, { name: 'messages', ...app.config.messages });
+  const reporterNotices = reporterNoticeDeps(app);
 
   app.get<{ Params: IdParams }>(
     '/cases/:id/messages',
@@ -117,6 +120,9 @@ export default async function messageRoutes(app: FastifyInstance) {
       // A handler's message may acknowledge or answer the report, a reporter's adds an unread mark: the
       // list must not show the old clock or mark.
       forgetClockInputs(request.clocks, found.caseCompanyId, found.caseId);
+      // A reply the reporter can read: their e-mail notice, if they asked for one. Not awaited, and it
+      // never throws: the handler's post neither waits for nor fails with it.
+      if (author.kind === 'handler') void noteHandlerMessage(reporterNotices, found, result.postedId);
       return reply.code(201).send(result);
     },
   );
