@@ -171,12 +171,14 @@ describe('the bell', () => {
     renderBell();
     fireEvent.click(await screen.findByRole('button', { name: 'Notifikasi, 1 belum dibaca' }));
     const panel = await screen.findByRole('dialog', { name: 'Notifikasi' });
+    expect(within(panel).getByText('1 belum dibaca')).toBeTruthy();
     const markAll = within(panel).getByRole('button', { name: 'Tandai semua dibaca' });
     await act(async () => fireEvent.click(markAll));
     await bellNamed('Notifikasi');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ all: true });
     expect((markAll as HTMLButtonElement).disabled).toBe(true);
     expect(within(panel).queryByText(/Belum dibaca:/)).toBeNull();
+    expect(within(panel).getByText('Semua notifikasi sudah dibaca')).toBeTruthy();
   });
 
   it('asks again every minute and when the window gets focus back', async () => {

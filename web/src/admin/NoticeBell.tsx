@@ -17,6 +17,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
+import { format } from '@wbs/shared/messages';
 import { NOTICE_PREFERENCES_PATH } from '@wbs/shared/navigation';
 import { NOTICE_KIND_LABELS } from '@wbs/shared/notices';
 import { useState } from 'react';
@@ -239,7 +240,7 @@ export function NoticeBell() {
               </Dialog.Header>
               <Flex px="4" pb="2" gap="2" wrap="wrap" justify="space-between" align="center">
                 <Text fontSize="sm" color="fg.muted">
-                  {bellLabel(unread)}
+                  {unread > 0 ? format(NOTICE_TEXTS.unreadCount, { count: unread }) : NOTICE_TEXTS.allRead}
                 </Text>
                 <Button
                   size="xs"

@@ -15,6 +15,8 @@ export const NOTICE_TEXTS = {
   more: 'Muat lagi',
   empty: 'Belum ada notifikasi',
   unread: 'Belum dibaca',
+  unreadCount: '{count} belum dibaca',
+  allRead: 'Semua notifikasi sudah dibaca',
   loadFailed: 'Notifikasi belum dapat dimuat.',
   retry: 'Coba lagi',
   close: 'Tutup',
