@@ -4,6 +4,9 @@ import type { Subject } from './permissions.ts';
 
 export type MenuItem = { label: string; path: string };
 
+/** Notifikasi: how each kind of notice is mailed (staff types 1–5, from the top-bar menu and the bell). */
+export const NOTICE_PREFERENCES_PATH = '/admin/notifikasi';
+
 const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
   1: [
     { label: 'Partner', path: '/admin/partner' },
@@ -14,6 +17,8 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     { label: 'Laporan', path: '/admin/case' },
     // Each company's handling deadlines (set here; read by types 2 and 3).
     { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
+    // Mails of every user that failed all retries: only the administrator may look and send again.
+    { label: 'Surel Gagal Terkirim', path: '/admin/surel-gagal' },
   ],
   2: [
     { label: 'Analis', path: '/admin/supportagent' },
@@ -40,11 +45,27 @@ export function sideMenu(userTypeId: UserTypeId): MenuItem[] {
 
 /** Routes each user type may open under /admin (besides /admin/dashboard and /admin/maps). */
 export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
-  1: ['/admin/partner', '/admin/company', '/admin/statuscase', '/admin/case', '/admin/deadlines'],
-  2: ['/admin/supportagent', '/admin/categorycase', '/admin/case', '/admin/profile', '/admin/deadlines'],
-  3: ['/admin/partnerstaff', '/admin/case', '/admin/profile', '/admin/deadlines'],
-  4: ['/admin/profile', '/admin/case'],
-  5: ['/admin/case'],
+  1: [
+    '/admin/partner',
+    '/admin/company',
+    '/admin/statuscase',
+    '/admin/case',
+    '/admin/deadlines',
+    NOTICE_PREFERENCES_PATH,
+    '/admin/surel-gagal',
+  ],
+  2: [
+    '/admin/supportagent',
+    '/admin/categorycase',
+    '/admin/case',
+    '/admin/profile',
+    '/admin/deadlines',
+    NOTICE_PREFERENCES_PATH,
+  ],
+  3: ['/admin/partnerstaff', '/admin/case', '/admin/profile', '/admin/deadlines', NOTICE_PREFERENCES_PATH],
+  4: ['/admin/profile', '/admin/case', NOTICE_PREFERENCES_PATH],
+  5: ['/admin/case', NOTICE_PREFERENCES_PATH],
+  // Reporters handle no case: they get no notices (the bell and its preferences are staff-only).
   6: ['/admin/profile', '/admin/case'],
 };
 
@@ -64,11 +85,12 @@ export function reportButtonTarget(subject: Subject): string {
   return '/admin/dashboard';
 }
 
-/** Top-bar menu entries: Profil (type 6), Ubah Password (types 2, 3, 4, 6), Keluar. */
+/** Top-bar menu entries: Profil (type 6), Ubah Password (types 2, 3, 4, 6), Notifikasi (1–5), Keluar. */
 export function topBarMenu(userTypeId: UserTypeId): MenuItem[] {
   const items: MenuItem[] = [];
   if (userTypeId === 6) items.push({ label: 'Profil', path: '/admin/profile' });
   if ([2, 3, 4, 6].includes(userTypeId)) items.push({ label: 'Ubah Password', path: '/user/changepassword' });
+  if (userTypeId !== 6) items.push({ label: 'Notifikasi', path: NOTICE_PREFERENCES_PATH });
   items.push({ label: 'Keluar', path: '/auth/logout' });
   return items;
 }

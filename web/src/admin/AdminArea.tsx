@@ -1,8 +1,11 @@
 import { ADMIN_ROUTES, can, targetAfterLogin } from '@wbs/shared';
+import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { forcedPasswordChange, useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
 import { DashboardPage } from '../dashboard/DashboardPage.tsx';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { lazyWithRetry as lazy } from '../ui/lazyWithRetry.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { CategoryPage } from './CategoryPage.tsx';
@@ -12,6 +15,17 @@ import { CompanyPage, PartnerPage } from './OrganisationPages.tsx';
 import { ProfilePage } from './ProfilePage.tsx';
 import { AnalystPage, PartnerStaffPage } from './StaffPages.tsx';
 import { StatusListPage } from './StatusListPage.tsx';
+
+// Screens few users open load on demand: the admin area's own chunk stays as it was.
+const NoticePreferencesPage = lazy(() => import('./NoticePreferencesPage.tsx'));
+const DeadLettersPage = lazy(() => import('./DeadLettersPage.tsx'));
+
+/** A lazily loaded screen inside the layout: a spinner while it loads, Coba lagi if it cannot. */
+const onDemand = (node: ReactNode) => (
+  <ErrorBoundary>
+    <Suspense fallback={<PageSpinner />}>{node}</Suspense>
+  </ErrorBoundary>
+);
 
 /** Paths every signed-in user may open under /admin (spec: dashboard and maps). */
 const COMMON = ['/admin/dashboard', '/admin/maps'];
@@ -74,6 +88,8 @@ export default function AdminArea() {
         <Route path="/profile">
           <ProfilePage user={user} />
         </Route>
+        <Route path="/notifikasi">{onDemand(<NoticePreferencesPage />)}</Route>
+        <Route path="/surel-gagal">{onDemand(<DeadLettersPage />)}</Route>
         <Route>
           <Redirect to={`~${target}`} replace />
         </Route>

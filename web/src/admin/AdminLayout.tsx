@@ -1,12 +1,17 @@
 import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Stack, Text } from '@chakra-ui/react';
-import { sideMenu, topBarMenu, USER_TYPE_NAMES } from '@wbs/shared';
+import { can, sideMenu, topBarMenu, USER_TYPE_NAMES } from '@wbs/shared';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useLogout } from '../api/auth.ts';
-import type { User } from '../api/types.ts';
+import { subjectOf, type User } from '../api/types.ts';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { MenuIcon } from '../ui/PublicLayout.tsx';
+import { NoticeBell } from './NoticeBell.tsx';
 
-/** The /admin shell: side menu by user type, top bar with the user name, type name and menu. */
+/**
+ * The /admin shell: side menu by user type, top bar with the bell (staff), the user name, type name
+ * and menu.
+ */
 export function AdminLayout({ user, children }: { user: User; children: ReactNode }) {
   const [nested, navigate] = useLocation(); // relative to the /admin nest
   const location = `/admin${nested === '/' ? '' : nested}`;
@@ -81,37 +86,45 @@ export function AdminLayout({ user, children }: { user: User; children: ReactNod
             </Box>
           </Link>
         </HStack>
-        <Menu.Root
-          positioning={{ placement: 'bottom-end' }}
-          onSelect={(e) => {
-            if (e.value === '/auth/logout') void logout();
-            else navigate(`~${e.value}`);
-          }}
-        >
-          <Menu.Trigger asChild>
-            <Button variant="ghost" size="sm" h="auto" py="1">
-              <Stack gap="0" align="flex-end" textAlign="right">
-                <Text fontWeight="semibold" fontSize="sm">
-                  {user.displayName ?? user.username}
-                </Text>
-                <Text fontSize="xs" color="fg.muted">
-                  {typeName}
-                </Text>
-              </Stack>
-            </Button>
-          </Menu.Trigger>
-          <Portal>
-            <Menu.Positioner>
-              <Menu.Content>
-                {topBarMenu(user.userTypeId).map((item) => (
-                  <Menu.Item key={item.path} value={item.path}>
-                    {item.label}
-                  </Menu.Item>
-                ))}
-              </Menu.Content>
-            </Menu.Positioner>
-          </Portal>
-        </Menu.Root>
+        <HStack gap="1">
+          {can(subjectOf(user), 'notices:read') && (
+            // The bell is an extra: should it ever fail, the top bar stays without it.
+            <ErrorBoundary fallback={() => null}>
+              <NoticeBell />
+            </ErrorBoundary>
+          )}
+          <Menu.Root
+            positioning={{ placement: 'bottom-end' }}
+            onSelect={(e) => {
+              if (e.value === '/auth/logout') void logout();
+              else navigate(`~${e.value}`);
+            }}
+          >
+            <Menu.Trigger asChild>
+              <Button variant="ghost" size="sm" h="auto" py="1">
+                <Stack gap="0" align="flex-end" textAlign="right">
+                  <Text fontWeight="semibold" fontSize="sm">
+                    {user.displayName ?? user.username}
+                  </Text>
+                  <Text fontSize="xs" color="fg.muted">
+                    {typeName}
+                  </Text>
+                </Stack>
+              </Button>
+            </Menu.Trigger>
+            <Portal>
+              <Menu.Positioner>
+                <Menu.Content>
+                  {topBarMenu(user.userTypeId).map((item) => (
+                    <Menu.Item key={item.path} value={item.path}>
+                      {item.label}
+                    </Menu.Item>
+                  ))}
+                </Menu.Content>
+              </Menu.Positioner>
+            </Portal>
+          </Menu.Root>
+        </HStack>
       </Flex>
       <Flex flex="1" align="stretch">
         <Box
