@@ -73,7 +73,7 @@ export const digestUnsubscribeQuery = v.object({
   token: v.pipe(v.string(), v.maxLength(200), v.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)),
 });
 
-/** A mail that failed every retry: which queue, when, how often, the last error's code. No address. */
+/** A job that failed every retry (a mail, mostly): which queue and since when. No address. */
 export const deadLetterItem = v.object({
   id: v.string(),
   queue: v.string(),

@@ -92,7 +92,8 @@ describe('Surel Gagal Terkirim', () => {
       ['archive-sync', '04/05/2026 21:05 WIB'],
     ]);
     expect(mailQueueLabel('notice-digest')).toBe('Ringkasan harian');
-    expect(mailQueueLabel('reporter-mail')).toBe('Pemberitahuan pelapor');
+    expect(mailQueueLabel('reporter-notice')).toBe('Pemberitahuan pelapor');
+    expect(mailQueueLabel('reporter-confirmation')).toBe('Konfirmasi e-mail pelapor');
     expect(mailQueueLabel('constructor')).toBe('constructor');
   });
 

@@ -61,7 +61,9 @@ export const DEAD_LETTER_TEXTS = {
 const MAIL_QUEUE_LABELS: Readonly<Record<string, string>> = {
   'notice-mail': 'Notifikasi petugas',
   'notice-digest': 'Ringkasan harian',
-  'reporter-mail': 'Pemberitahuan pelapor',
+  'notices-deliver': 'Pengolahan notifikasi',
+  'reporter-confirmation': 'Konfirmasi e-mail pelapor',
+  'reporter-notice': 'Pemberitahuan pelapor',
 };
 
 export const mailQueueLabel = (queue: string): string =>
