@@ -64,6 +64,11 @@ const BENCHES: Bench[] = [
     what: "the case-index watcher's legacy calls and time per poll and its freshness, at 200 and 10,000 reports",
     run: node('gateway/bench/watcher.ts'),
   },
+  {
+    name: 'notices',
+    what: "delivery latency of 1,000 case events to handlers' mailboxes (p50/p95) vs one direct SMTP send each",
+    run: node('gateway/bench/notices.ts'),
+  },
 ];
 
 const wanted = process.argv.slice(2);

@@ -147,8 +147,12 @@ export async function recordCaseEvent(
     lineId: number | null;
     facts?: Record<string, number | string | boolean | null>;
   },
-): Promise<void> {
-  await store.db.insert(caseEvent).values({ ...event, facts: event.facts ?? {} });
+): Promise<number> {
+  const [row] = await store.db
+    .insert(caseEvent)
+    .values({ ...event, facts: event.facts ?? {} })
+    .returning({ id: caseEvent.id });
+  return row?.id ?? 0;
 }
 
 /** Events not yet turned into notices (a gauge: the notifier's backlog). */
