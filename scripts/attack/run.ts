@@ -22,6 +22,7 @@ import { inputCases } from './cases/inputs.ts';
 import { limitCases } from './cases/limits.ts';
 import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
+import { noticeCases } from './cases/notices.ts';
 import { reporterNoticeCases } from './cases/reporter-notices.ts';
 import { sessionCases } from './cases/sessions.ts';
 import { trackingCases } from './cases/tracking.ts';
@@ -125,6 +126,7 @@ try {
     ...anonymityCases,
     ...messageCases,
     ...reporterNoticeCases,
+    ...noticeCases,
     ...limitCases,
     ...headerCases,
   ];

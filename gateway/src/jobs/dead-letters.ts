@@ -26,7 +26,8 @@ export async function deadLetters(jobs: Jobs): Promise<DeadLetter[]> {
 export async function sendBack(jobs: Jobs, id: string): Promise<string | null> {
   const boss = jobs.boss();
   if (!boss) return null;
-  for (const name of jobs.queues().keys()) {
+  for (const [name, queue] of jobs.queues()) {
+    if (queue.deadLetters === false) continue;
     const dead = `${name}${DEAD_SUFFIX}`;
     const [job] = await boss.findJobs(dead, { id, queued: true });
     if (!job) continue;

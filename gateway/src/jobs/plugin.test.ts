@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, storeTestEnv } from '../test/databases.ts';
-import { buildTestApp, type TestApp } from '../test/helpers.ts';
+import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
+import { deadLetters, sendBack } from './dead-letters.ts';
 import { DEAD_SUFFIX, JobFailure } from './plugin.ts';
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -125,4 +126,20 @@ describe('jobs switched off', () => {
       await t.close();
     }
   });
+});
+
+describe('dead letters with every queue of the app registered', () => {
+  it('answers no such dead letter for a made-up id, whatever queues keep none', async () => {
+    const t = await buildTestApp({
+      JOBS_ENABLED: 'true',
+      LEGACY_SERVICE_USERNAME: 'admin',
+      LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
+    });
+    try {
+      expect(await sendBack(t.app.jobs, randomUUID())).toBeNull();
+      expect(await deadLetters(t.app.jobs)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
 });
