@@ -13,6 +13,7 @@ import { caseStatusTable } from '../legacy/reference.ts';
 import { serviceAccount } from '../legacy/service-account.ts';
 import { registerReporterNoticeJobs } from '../reporter-notices/jobs.ts';
 import { finalStatusIdsOf, purgeReporterSubscriptions } from '../reporter-notices/store.ts';
+import { scanDeadlines } from './deadlines.ts';
 import {
   DIGEST_CRON,
   DIGEST_PLAN_QUEUE,
@@ -31,6 +32,7 @@ import { addNotices, saveRecipients, usersWithPendingMail } from './store.ts';
 export const DELIVER_QUEUE = 'notices-deliver';
 const MAIL_SWEEP_QUEUE = 'notice-mail-sweep';
 const REPORTER_PURGE_QUEUE = 'reporter-notices-purge';
+export const DEADLINE_QUEUE = 'notice-deadlines';
 /**
  * Mail jobs outlast an SMTP outage of more than an hour (40 tries, waits growing from 30 s to at most
  * 2 minutes: about 78 minutes) and catch up within 2 minutes of its end; then the dead letters.
@@ -149,6 +151,20 @@ export const notificationsPlugin = fp(
       log.info({ ...result }, 'reporter notices: daily clean-up');
     });
     app.jobs.schedule(REPORTER_PURGE_QUEUE, '0 19 * * *');
+
+    // Deadline notices: once an hour (at :15), every open report of a seeded company.
+    app.jobs.register({ name: DEADLINE_QUEUE, policy: 'stately', deadLetters: false }, async () => {
+      const table = await deps.withLegacy((legacy) => caseStatusTable(legacy));
+      const result = await scanDeadlines({
+        ...deps,
+        store: await app.store.open(),
+        defaults: app.config.handlingDeadlines,
+        finalStatusIds: finalStatusIdsOf(table),
+        mailOff: !app.mailer.configured,
+      });
+      for (const userId of result.mailNow) await mailSoon(userId);
+    });
+    app.jobs.schedule(DEADLINE_QUEUE, '15 * * * *');
 
     app.decorate('notices', {
       deliverSoon() {

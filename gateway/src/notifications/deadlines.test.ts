@@ -1,0 +1,79 @@
+/**
+ * Deadline notices from the case index: the demo report filed 8 days ago and never touched is late for
+ * its acknowledgement (7 days), so each handler of its company gets one "Tanggapan awal terlambat"
+ * notice, once however often the scan runs; another company's handlers get none of it.
+ */
+import type { NoticeListReply } from '@wbs/shared/api/notices';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backgroundLegacy, type LegacyCaller, withToken } from '../legacy/plugin.ts';
+import { caseStatusTable } from '../legacy/reference.ts';
+import { serviceAccount } from '../legacy/service-account.ts';
+import { finalStatusIdsOf } from '../reporter-notices/store.ts';
+import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
+import { as } from '../test/sessions.ts';
+import { deadlineKind, scanDeadlines } from './deadlines.ts';
+import { handlerDirectory } from './recipients.ts';
+
+describe('deadline notices', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      LEGACY_SERVICE_USERNAME: 'admin',
+      LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
+    });
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it('tells the handlers of a late report once, and no one of another company', async () => {
+    const report = await t.app.caseIndex.poll();
+    expect(report.seededCompanies).toBeGreaterThanOrEqual(1);
+    const account = serviceAccount(t.app.config.legacyService);
+    const background = () => backgroundLegacy(t.app, { requestId: 'deadlines-test', log: t.app.log });
+    const withLegacy = <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
+      account.run(background(), (auth) => work(withToken(background(), auth)));
+    const table = await withLegacy((legacy) => caseStatusTable(legacy));
+    const deps = {
+      store: await t.app.store.open(),
+      withLegacy,
+      directory: handlerDirectory(),
+      defaults: t.app.config.handlingDeadlines,
+      finalStatusIds: finalStatusIdsOf(table),
+      log: t.app.log,
+    };
+    const first = await scanDeadlines(deps);
+    expect(first.notices).toBeGreaterThan(0);
+    expect((await scanDeadlines(deps)).notices).toBe(0);
+
+    const bell = async (username: string) =>
+      (
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/v1/notices',
+            headers: { cookie: await as(t, username) },
+          })
+        ).json() as NoticeListReply
+      ).items.filter((i) => i.kind === 'ack-overdue');
+    const kahuripan = await bell('admin.kahuripan');
+    expect(kahuripan.length).toBeGreaterThanOrEqual(1);
+    expect(kahuripan.every((i) => i.companyId === 1)).toBe(true);
+    expect((await bell('admin.pakuan')).filter((i) => i.companyId === 1)).toEqual([]);
+  });
+
+  it('names the notice a clock calls for: due today or late for acknowledgement, within 7 days or late for feedback', () => {
+    const clock = (stage: 'acknowledgement' | 'feedback' | 'done', state: string, dueDate: string) =>
+      ({
+        stage,
+        acknowledgement: { dueDate, doneAt: null, state },
+        feedback: { dueDate, doneAt: null, state },
+      }) as Parameters<typeof deadlineKind>[0];
+    const today = '2026-11-26';
+    expect(deadlineKind(clock('acknowledgement', 'overdue', '2026-11-20'), today)).toBe('ack-overdue');
+    expect(deadlineKind(clock('acknowledgement', 'dueSoon', '2026-11-26'), today)).toBe('ack-due');
+    expect(deadlineKind(clock('acknowledgement', 'dueSoon', '2026-11-27'), today)).toBeNull();
+    expect(deadlineKind(clock('feedback', 'overdue', '2026-11-01'), today)).toBe('feedback-overdue');
+    expect(deadlineKind(clock('feedback', 'dueSoon', '2026-12-03'), today)).toBe('feedback-due');
+    expect(deadlineKind(clock('feedback', 'onTime', '2026-12-04'), today)).toBeNull();
+    expect(deadlineKind(clock('done', 'met', '2026-11-01'), today)).toBeNull();
+  });
+});
