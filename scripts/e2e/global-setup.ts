@@ -14,6 +14,8 @@ declare module 'vitest' {
     downloadsDir: string;
     /** The gateway store's PostgreSQL database (a fresh one per run; the audit-chain journey alters it). */
     storeUrl: string;
+    /** The development mail sink every mail of the gateway goes to (its page and JSON API). */
+    mailSinkUrl: string;
   }
 }
 
@@ -34,6 +36,7 @@ export async function setup(project: TestProject): Promise<void> {
     sessionSecret: randomBytes(48).toString('base64url'),
     sessionEncryptionKey: randomBytes(32).toString('base64'),
     webDistDir: join(repoRoot, 'web', 'dist'),
+    mail: { sink: { smtpPort: await freePort(), httpPort: await freePort() } },
     env: {
       LOG_LEVEL: 'warn',
       LEGACY_SIM_TEST_KNOBS: '1',
@@ -57,6 +60,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('simUrl', system.simUrl ?? '');
   project.provide('downloadsDir', join(workDir, 'downloads'));
   project.provide('storeUrl', storeDatabase.url);
+  project.provide('mailSinkUrl', system.mailSink?.url ?? '');
 }
 
 export async function teardown(): Promise<void> {
