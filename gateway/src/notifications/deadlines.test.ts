@@ -11,7 +11,9 @@ import { serviceAccount } from '../legacy/service-account.ts';
 import { finalStatusIdsOf } from '../reporter-notices/store.ts';
 import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
 import { as } from '../test/sessions.ts';
+import { startTestSmtp, testSmtpSettings } from '../test/smtp.ts';
 import { deadlineKind, scanDeadlines } from './deadlines.ts';
+import { sendDigest } from './mail-jobs.ts';
 import { handlerDirectory } from './recipients.ts';
 
 describe('deadline notices', () => {
@@ -58,6 +60,38 @@ describe('deadline notices', () => {
     expect(kahuripan.length).toBeGreaterThanOrEqual(1);
     expect(kahuripan.every((i) => i.companyId === 1)).toBe(true);
     expect((await bell('admin.pakuan')).filter((i) => i.companyId === 1)).toEqual([]);
+
+    // The morning digest names the late report's company to its handlers (the default for these).
+    const smtp = await startTestSmtp();
+    try {
+      const { mailer } = await import('../mail/transport.ts');
+      const userId = (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/v1/session',
+          headers: { cookie: await as(t, 'admin.kahuripan') },
+        })
+      ).json().user.id as number;
+      const sent = await sendDigest(
+        {
+          store: deps.store,
+          mailer: mailer({ smtp: testSmtpSettings(smtp.port), from: t.app.config.mail.from }, t.app.log),
+          from: t.app.config.mail.from,
+          publicUrl: t.app.config.publicUrl,
+          secret: t.app.config.sessionSecret,
+          log: t.app.log,
+        },
+        userId,
+        '2026-11-26',
+        new Date(),
+      );
+      expect(sent).toBe(true);
+      const [digest] = smtp.received;
+      expect(digest?.parsed.text).toContain('Tanggapan awal terlambat');
+      expect(digest?.parsed.text).toContain(kahuripan[0]?.companyName ?? '?');
+    } finally {
+      await smtp.close();
+    }
   });
 
   it('names the notice a clock calls for: due today or late for acknowledgement, within 7 days or late for feedback', () => {

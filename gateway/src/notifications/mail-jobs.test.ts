@@ -69,6 +69,10 @@ describe('notice mails', () => {
         expect(mail?.raw, address).not.toContain(secret);
       }
     }
+    // Counted for ops, by outcome.
+    expect(await t.app.telemetry.registry.metrics()).toMatch(
+      /^wbs_mail_sends_total\{outcome="sent"\} [1-9]/m,
+    );
     // Another company's admin hears nothing.
     expect(mailsTo('admin.pakuan@wbs.example.id')).toHaveLength(0);
     // Nothing in the logs names an address or the text.
