@@ -52,7 +52,8 @@ export const caseIndexPlugin = fp(
     if (!app.config.legacyService) return;
     const interval = app.config.jobs.watchIntervalSeconds;
     app.jobs.register(
-      { name: WATCH_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 600, deadLetters: false },
+      // A poll cut off by a stopping process blocks the next one only until it expires.
+      { name: WATCH_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 120, deadLetters: false },
       async () => {
         try {
           const report = await app.caseIndex.poll();

@@ -320,14 +320,24 @@ export const jobsPlugin = fp(
       log.info({ queues: registrations.size, schedules: schedules.length }, 'jobs started');
     });
 
-    // Before any onClose (the store's closes the database): the queue stops first, letting the jobs
-    // it runs finish.
+    // Stopping starts as the app starts closing, beside the drain of the requests in flight, and gives a
+    // running job 2 s to finish: a longer one (a poll against a slow legacy) is left to run again
+    // elsewhere once it expires (every job is idempotent). Awaited before the store closes (onClose
+    // hooks run in reverse: this one before the store's).
+    let stopped: Promise<void> = Promise.resolve();
     app.addHook('preClose', async () => {
       stopping = true;
       clearInterval(gaugeTimer);
       const running = boss;
       boss = null;
-      if (running) await running.stop({ graceful: true, timeout: 10_000, close: true });
+      if (running) {
+        stopped = running
+          .stop({ graceful: true, timeout: 2_000, close: true })
+          .catch((error) => log.warn({ err: { message: (error as Error).message } }, 'jobs: stop failed'));
+      }
+    });
+    app.addHook('onClose', async () => {
+      await stopped;
     });
   },
   { name: 'wbs-jobs', dependencies: ['wbs-store', 'wbs-metrics'] },
