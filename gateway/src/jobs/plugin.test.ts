@@ -2,16 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, storeTestEnv } from '../test/databases.ts';
 import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
+import { until } from '../test/until.ts';
 import { deadLetters, sendBack } from './dead-letters.ts';
 import { DEAD_SUFFIX, JobFailure } from './plugin.ts';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const fast = { pollingIntervalSeconds: 0.5 };
 

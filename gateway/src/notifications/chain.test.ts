@@ -12,17 +12,10 @@ import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
 import { legacyDesk } from '../test/legacy-cases.ts';
 import { as } from '../test/sessions.ts';
 import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { until } from '../test/until.ts';
 
 const HOLDING = 'wbs@holding-airminum.example.id';
 const ADMIN = 'admin.kahuripan@wbs.example.id';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('a report filed at the legacy reaches its handlers', () => {
   let t: TestApp;

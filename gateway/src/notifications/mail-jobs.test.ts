@@ -9,20 +9,13 @@ import { demoCases } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
 import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { until } from '../test/until.ts';
 import { sendDigest } from './mail-jobs.ts';
 import { pendingMail } from './store.ts';
 
 const [first, investigasi] = demoCases;
 const HOLDING = 'wbs@holding-airminum.example.id';
 const HANDLERS = ['admin.kahuripan@wbs.example.id', HOLDING, 'staff.holding@wbs.example.id'];
-
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('notice mails', () => {
   let t: TestApp;

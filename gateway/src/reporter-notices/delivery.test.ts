@@ -9,17 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, ORIGIN, type TestApp } from '../test/helpers.ts';
 import { as } from '../test/sessions.ts';
 import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { until } from '../test/until.ts';
 
 const [, investigasi] = demoCases;
 const PROOF = { caseNumber: investigasi.caseNumber, password: investigasi.password };
-
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('reporter notices delivered by the job queue', () => {
   let t: TestApp;
