@@ -206,6 +206,16 @@ export function format(template: string, values: Record<string, string | number>
  * The reporter's e-mail notice of a reply (docs/product/notifications.md#pelapor): the form in the
  * success dialog and the tracked view, the confirmation and opt-out pages, the gateway's answers.
  */
+/** The page of the digest's own stop link (/notifikasi/ringkasan#token). */
+export const DIGEST_STOP_MESSAGES = {
+  title: 'Berhenti Menerima Ringkasan Harian',
+  intro:
+    'Tekan tombol di bawah ini untuk berhenti menerima ringkasan harian notifikasi WBS lewat e-mail. ' +
+    'Notifikasi tetap tampil di lonceng setelah Anda masuk, dan pilihan ini dapat diubah kembali di ' +
+    'halaman Notifikasi.',
+  button: 'Berhenti Menerima Ringkasan',
+} as const;
+
 export const REPORTER_NOTICE_MESSAGES = {
   title: 'Beri tahu saya lewat e-mail bila ada tanggapan',
   intro:

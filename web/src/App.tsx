@@ -25,6 +25,9 @@ const ConfirmNoticePage = lazy<object>(() =>
 const OptOutNoticePage = lazy<object>(() =>
   import('./notices/NoticeLinkPage.tsx').then((module) => ({ default: module.OptOutNoticePage })),
 );
+const StopDigestPage = lazy<object>(() =>
+  import('./notices/NoticeLinkPage.tsx').then((module) => ({ default: module.StopDigestPage })),
+);
 
 /** Signed-in users are redirected away from /auth/* to their landing target. */
 function GuestOnly({ children }: { children: ReactNode }) {
@@ -91,6 +94,7 @@ export function App() {
         {/* Mail links: the token rides in the fragment (docs/product/notifications.md#pelapor). */}
         <Route path="/notifikasi/konfirmasi">{publicPage(<ConfirmNoticePage />)}</Route>
         <Route path="/notifikasi/berhenti">{publicPage(<OptOutNoticePage />)}</Route>
+        <Route path="/notifikasi/ringkasan">{publicPage(<StopDigestPage />)}</Route>
         <Route path="/admin" nest>
           <ErrorBoundary offerReload>
             <Suspense fallback={<PageSpinner />}>

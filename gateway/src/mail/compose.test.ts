@@ -206,6 +206,7 @@ describe('handler digest mail', () => {
       signInUrl: `${BASE}/auth/login`,
       preferencesUrl: `${BASE}/admin/notifikasi`,
       unsubscribeUrl: `${BASE}/api/v1/mail/unsubscribe?t=tok123`,
+      unsubscribePageUrl: `${BASE}/notifikasi/ringkasan#tok123`,
       ...overrides,
     });
 

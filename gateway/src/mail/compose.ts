@@ -181,7 +181,13 @@ export function handlerDigestMail(input: {
   items: { kind: NoticeKind; companyName: string; count: number }[];
   signInUrl: string;
   preferencesUrl: string;
+  /** The one-click address mail programs POST to (List-Unsubscribe, RFC 8058). */
   unsubscribeUrl: string;
+  /**
+   * The page a reader opens from the mail's own stop link: a browser follows a link with GET, which
+   * must change nothing (link scanners open every link), so the page asks before it posts.
+   */
+  unsubscribePageUrl: string;
 }): OutgoingMail {
   if (input.items.length === 0) throw new RangeError('a digest needs at least one item');
   const day = dayText(input.day);
@@ -209,7 +215,10 @@ export function handlerDigestMail(input: {
       { text: shown.join('\n') },
       { label: 'Masuk ke WBS untuk melihatnya', href: link(input.signInUrl, 'signInUrl') },
       { label: 'Atur e-mail pemberitahuan', href: link(input.preferencesUrl, 'preferencesUrl') },
-      { label: 'Berhenti menerima ringkasan ini', href: unsubscribe },
+      {
+        label: 'Berhenti menerima ringkasan ini',
+        href: link(input.unsubscribePageUrl, 'unsubscribePageUrl'),
+      },
       { text: HANDLER_FOOTER },
     ],
   );

@@ -37,6 +37,7 @@ function mail(overrides: Partial<OutgoingMail> = {}): OutgoingMail {
       signInUrl: 'https://wbs.example.co.id/auth/login',
       preferencesUrl: 'https://wbs.example.co.id/admin/notifikasi',
       unsubscribeUrl: 'https://wbs.example.co.id/api/v1/mail/unsubscribe?t=abc',
+      unsubscribePageUrl: 'https://wbs.example.co.id/notifikasi/ringkasan#abc',
     }),
     ...overrides,
   };

@@ -135,6 +135,9 @@ describe('notice mails', () => {
       /^<https:\/\/wbs\.example\.co\.id\/api\/v1\/notice-preferences\/unsubscribe\?token=/,
     );
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    // The stop link a reader clicks opens a page that asks first: a browser's GET changes nothing.
+    expect(digest[0]?.parsed.text).toContain('https://wbs.example.co.id/notifikasi/ringkasan#');
+    expect(digest[0]?.parsed.text).not.toContain('/api/v1/notice-preferences/unsubscribe');
     expect((await pendingMail(store, userId, 'digest')).length).toBe(0);
     // The mail client's one click, as RFC 8058 has it.
     const url = new URL(String(header).slice(1, -1));

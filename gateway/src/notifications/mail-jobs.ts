@@ -27,6 +27,8 @@ export const DIGEST_PLAN_QUEUE = 'notice-digest-plan';
 export const DIGEST_QUEUE = 'notice-digest';
 /** 07:00 WIB is 00:00 UTC. */
 export const DIGEST_CRON = '0 0 * * *';
+/** The web page of the digest's own stop link (web/src/notices/NoticeLinkPage.tsx). */
+export const DIGEST_STOP_PATH = '/notifikasi/ringkasan';
 
 export type MailDeps = {
   store: Store;
@@ -155,6 +157,7 @@ export async function sendDigest(
       signInUrl: `${deps.publicUrl}/auth/login`,
       preferencesUrl: `${deps.publicUrl}/admin/notifikasi`,
       unsubscribeUrl: `${deps.publicUrl}/api/v1/notice-preferences/unsubscribe?token=${encodeURIComponent(token)}`,
+      unsubscribePageUrl: `${deps.publicUrl}${DIGEST_STOP_PATH}#${token}`,
     }),
   );
   await setMailState(

@@ -1,20 +1,30 @@
 import { Box, Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
 import { NOTICE_TOKEN_PATTERN } from '@wbs/shared/api/reporter-notices';
-import { format, REPORTER_NOTICE_MESSAGES as M } from '@wbs/shared/messages';
+import { DIGEST_STOP_MESSAGES as D, format, REPORTER_NOTICE_MESSAGES as M } from '@wbs/shared/messages';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client.ts';
 import { notify } from '../ui/toaster.tsx';
-import { confirmNotices, optOutOfNotices, takeTokenFromFragment } from './access.ts';
+import { confirmNotices, optOutOfNotices, stopDigest, takeTokenFromFragment } from './access.ts';
 
-type Kind = 'confirm' | 'opt-out';
+type Kind = 'confirm' | 'opt-out' | 'digest';
 
-const TEXTS: Record<Kind, { title: string; intro: string; button: string }> = {
-  confirm: { title: M.confirmTitle, intro: M.confirmIntro, button: M.confirmButton },
-  'opt-out': { title: M.optOutTitle, intro: M.optOutIntro, button: M.stop },
+/** A staff digest's token: the user id and its MAC, both base64url (gateway notifications/unsubscribe.ts). */
+const DIGEST_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,20}\.[A-Za-z0-9_-]{43}$/;
+
+const TEXTS: Record<Kind, { title: string; intro: string; button: string; pattern: RegExp }> = {
+  confirm: {
+    title: M.confirmTitle,
+    intro: M.confirmIntro,
+    button: M.confirmButton,
+    pattern: NOTICE_TOKEN_PATTERN,
+  },
+  'opt-out': { title: M.optOutTitle, intro: M.optOutIntro, button: M.stop, pattern: NOTICE_TOKEN_PATTERN },
+  digest: { title: D.title, intro: D.intro, button: D.button, pattern: DIGEST_TOKEN_PATTERN },
 };
 
 /**
- * The page a mail link opens (/notifikasi/konfirmasi#token, /notifikasi/berhenti#token). The token is
+ * The page a mail link opens (/notifikasi/konfirmasi#token, /notifikasi/berhenti#token, and a staff
+ * digest's /notifikasi/ringkasan#token). The token is
  * in the fragment, which the browser never sends; the page takes it out of the address bar at once
  * and posts it only when the button is pressed: a mail scanner that opens links confirms or stops
  * nothing.
@@ -29,7 +39,7 @@ function NoticeLinkPage({ kind }: { kind: Kind }) {
     setToken(takeTokenFromFragment(window.location));
   }, []);
 
-  const valid = token !== null && NOTICE_TOKEN_PATTERN.test(token);
+  const valid = token !== null && texts.pattern.test(token);
 
   async function send() {
     if (!token) return;
@@ -38,6 +48,8 @@ function NoticeLinkPage({ kind }: { kind: Kind }) {
       if (kind === 'confirm') {
         const reply = await confirmNotices(token);
         setOutcome({ ok: true, text: format(M.confirmed, { address: reply.confirmed }) });
+      } else if (kind === 'digest') {
+        setOutcome({ ok: true, text: (await stopDigest(token)).message });
       } else {
         setOutcome({ ok: true, text: (await optOutOfNotices(token)).message });
       }
@@ -90,4 +102,8 @@ export function ConfirmNoticePage() {
 
 export function OptOutNoticePage() {
   return <NoticeLinkPage kind="opt-out" />;
+}
+
+export function StopDigestPage() {
+  return <NoticeLinkPage kind="digest" />;
 }

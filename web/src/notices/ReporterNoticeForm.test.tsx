@@ -6,11 +6,11 @@
  */
 import { ChakraProvider } from '@chakra-ui/react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { REPORTER_NOTICE_MESSAGES as M } from '@wbs/shared/messages';
+import { DIGEST_STOP_MESSAGES as D, REPORTER_NOTICE_MESSAGES as M } from '@wbs/shared/messages';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { system } from '../theme.ts';
-import { ConfirmNoticePage, OptOutNoticePage } from './NoticeLinkPage.tsx';
+import { ConfirmNoticePage, OptOutNoticePage, StopDigestPage } from './NoticeLinkPage.tsx';
 import { ReporterNoticeForm, ReporterNoticeSection } from './ReporterNoticeForm.tsx';
 
 vi.mock('../ui/toaster.tsx', () => ({ notify: { problem: vi.fn(), success: vi.fn() } }));
@@ -20,6 +20,7 @@ const TOKEN = `${'q'.repeat(40)}Z_-`;
 
 type Call = { method: string; url: string; body: unknown };
 let calls: Call[] = [];
+let lastQuery = '';
 
 /** Answers each request with `reply(call)` (a status and a JSON body). */
 function stubFetch(reply: (call: Call) => { status?: number; body: unknown }) {
@@ -34,6 +35,7 @@ function stubFetch(reply: (call: Call) => { status?: number; body: unknown }) {
         body: text ? JSON.parse(text) : null,
       };
       calls.push(call);
+      lastQuery = new URL(request.url).search.replace(/^\?/, '');
       const { status = 200, body } = reply(call);
       return new Response(JSON.stringify(body), {
         status,
@@ -170,5 +172,21 @@ describe('the mail link pages', () => {
     expect(calls).toEqual([
       { method: 'POST', url: '/api/v1/reporter-notices/opt-out', body: { token: TOKEN } },
     ]);
+  });
+
+  it("a staff digest's stop link posts its token to the one-click address, and only when asked", async () => {
+    stubFetch(() => ({ body: { message: 'Ringkasan harian tidak akan dikirim lagi' } }));
+    const digestToken = `MTI.${'k'.repeat(43)}`;
+    window.history.replaceState(null, '', `/notifikasi/ringkasan#${digestToken}`);
+    show(<StopDigestPage />);
+    const button = await screen.findByRole('button', { name: D.button });
+    expect(window.location.hash).toBe('');
+    expect(calls).toEqual([]);
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    expect(await screen.findByText('Ringkasan harian tidak akan dikirim lagi')).toBeTruthy();
+    expect(calls.map((c) => c.url)).toEqual(['/api/v1/notice-preferences/unsubscribe']);
+    expect(lastQuery).toBe(`token=${encodeURIComponent(digestToken)}`);
   });
 });

@@ -63,3 +63,11 @@ export function takeTokenFromFragment(location: Pick<Location, 'hash' | 'pathnam
   }
   return token;
 }
+
+/** The digest's stop link: the same one-click address mail programs post to, pressed on the page. */
+export async function stopDigest(token: string): Promise<{ message: string }> {
+  return api.POST('/api/v1/notice-preferences/unsubscribe', {
+    params: { query: { token } },
+    authRedirect: false,
+  });
+}
