@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { backgroundLegacy } from '../legacy/plugin.ts';
-import { serviceAccount } from '../legacy/service-account.ts';
 import { type WatchBudget, type WatchReport, watchOnce } from './watcher.ts';
 
 /** The watcher's queue: one poll at a time across replicas. */
@@ -32,13 +31,12 @@ declare module 'fastify' {
 
 export const caseIndexPlugin = fp(
   async (app: FastifyInstance) => {
-    const account = serviceAccount(app.config.legacyService);
     const log = app.log.child({ job: 'case-index' });
     app.decorate('caseIndex', {
       async poll(budget) {
         return watchOnce({
           legacy: backgroundLegacy(app, { requestId: `case-index-${randomUUID()}`, log }),
-          account,
+          account: app.serviceAccount,
           store: await app.store.open(),
           log,
           ...(budget ? { budget } : {}),

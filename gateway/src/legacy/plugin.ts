@@ -14,6 +14,7 @@ import {
   type TableResult,
 } from './client.ts';
 import { type ReferenceCache, referenceCache } from './reference-cache.ts';
+import { type ServiceAccount, serviceAccount } from './service-account.ts';
 
 /** `auth` defaults to the caller's session (or forced-change ticket); `null` sends no token. */
 type Bound<C> = Omit<C, 'auth'> & { auth?: LegacyAuth | null };
@@ -37,12 +38,38 @@ export type LegacyCaller = {
 declare module 'fastify' {
   interface FastifyInstance {
     legacyClient: LegacyClient;
+    /**
+     * The gateway's own legacy account (LEGACY_SERVICE_USERNAME), one per app so its token is signed
+     * for once and shared by every job and route that needs it.
+     */
+    serviceAccount: ServiceAccount;
     /** Reference lists reused for a short time (./reference-cache.ts). */
     referenceCache: ReferenceCache;
   }
   interface FastifyRequest {
     legacy: LegacyCaller;
   }
+}
+
+/** A caller over the app's client and cache whose calls carry `ctx` and, unless they name their own, `defaultAuth()`. */
+function callerOf(
+  client: LegacyClient,
+  cache: ReferenceCache,
+  ctx: CallContext,
+  defaultAuth: () => LegacyAuth | null,
+): LegacyCaller {
+  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
+    ...call,
+    auth: call.auth === undefined ? defaultAuth() : call.auth,
+  });
+  return {
+    call: (call) => client.call(ctx, withAuth(call)),
+    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
+    cached: (key, load) => cache.get(key, load),
+    forget: (key) => cache.invalidate(key),
+    table: (call) => client.table(ctx, withAuth(call)),
+    stream: (call) => client.stream(ctx, withAuth(call)),
+  };
 }
 
 function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyRequest): LegacyCaller {
@@ -55,46 +82,37 @@ function bind(client: LegacyClient, cache: ReferenceCache, request: FastifyReque
     },
     onCall: (name, outcome, ms) => request.server.telemetry?.legacyCall(name, outcome, ms),
   };
-  const withAuth = <C extends { auth?: LegacyAuth | null }>(call: C) => ({
-    ...call,
-    auth:
-      call.auth === undefined ? (request.session?.auth ?? request.passwordChange?.auth ?? null) : call.auth,
-  });
-  return {
-    call: (call) => client.call(ctx, withAuth(call)),
-    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, withAuth(call))).data),
-    cached: (key, load) => cache.get(key, load),
-    forget: (key) => cache.invalidate(key),
-    table: (call) => client.table(ctx, withAuth(call)),
-    stream: (call) => client.stream(ctx, withAuth(call)),
-  };
+  return callerOf(client, cache, ctx, () => request.session?.auth ?? request.passwordChange?.auth ?? null);
 }
 
 /**
- * The legacy API for work outside any request (the case-index watcher): the app's client and
- * reference cache, calls logged on `log` under `requestId` and counted in the app's metrics. No token
- * is sent unless a call names one (see `withToken`).
+ * The legacy API for work outside any request (the case-index watcher, the notices): the app's client
+ * and reference cache, calls logged on `log` under `requestId` and counted in the app's metrics. No
+ * token is sent unless a call names one (see `withToken`).
  */
 export function backgroundLegacy(
   app: FastifyInstance,
   context: { requestId: string; log: FastifyBaseLogger },
 ): LegacyCaller {
-  const client = app.legacyClient;
-  const cache = app.referenceCache;
   const ctx: CallContext = {
     requestId: context.requestId,
     log: context.log,
     onCall: (name, outcome, ms) => app.telemetry?.legacyCall(name, outcome, ms),
   };
-  const noToken = <C extends { auth?: LegacyAuth | null }>(call: C) => ({ ...call, auth: call.auth ?? null });
-  return {
-    call: (call) => client.call(ctx, noToken(call)),
-    reference: (key, call) => cache.get(key, async () => (await client.call(ctx, noToken(call))).data),
-    cached: (key, load) => cache.get(key, load),
-    forget: (key) => cache.invalidate(key),
-    table: (call) => client.table(ctx, noToken(call)),
-    stream: (call) => client.stream(ctx, noToken(call)),
-  };
+  return callerOf(app.legacyClient, app.referenceCache, ctx, () => null);
+}
+
+/**
+ * Runs `work` with the legacy as the gateway's own account reads it (`app.serviceAccount`, its token
+ * renewed once when refused): what the jobs outside requests use.
+ */
+export function asServiceAccount<T>(
+  app: FastifyInstance,
+  context: { requestId: string; log: FastifyBaseLogger },
+  work: (legacy: LegacyCaller) => Promise<T>,
+): Promise<T> {
+  const legacy = backgroundLegacy(app, context);
+  return app.serviceAccount.run(legacy, (auth) => work(withToken(legacy, auth)));
 }
 
 /** `legacy` with `auth` sent on every call that names no token of its own (a service account's). */
@@ -117,6 +135,7 @@ export const legacyPlugin = fp(
     app.decorate('legacyClient', client);
     const cache = referenceCache(opts.config.referenceCacheSeconds);
     app.decorate('referenceCache', cache);
+    app.decorate('serviceAccount', serviceAccount(opts.config.legacyService));
     const bound = new WeakMap<FastifyRequest, LegacyCaller>();
     app.decorateRequest('legacy', {
       getter(this: FastifyRequest) {

@@ -5,9 +5,8 @@
  */
 import type { NoticeListReply } from '@wbs/shared/api/notices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundLegacy, type LegacyCaller, withToken } from '../legacy/plugin.ts';
+import { asServiceAccount, type LegacyCaller } from '../legacy/plugin.ts';
 import { caseStatusTable } from '../legacy/reference.ts';
-import { serviceAccount } from '../legacy/service-account.ts';
 import { finalStatusIdsOf } from '../reporter-notices/store.ts';
 import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
 import { as } from '../test/sessions.ts';
@@ -29,10 +28,8 @@ describe('deadline notices', () => {
   it('tells the handlers of a late report once, and no one of another company', async () => {
     const report = await t.app.caseIndex.poll();
     expect(report.seededCompanies).toBeGreaterThanOrEqual(1);
-    const account = serviceAccount(t.app.config.legacyService);
-    const background = () => backgroundLegacy(t.app, { requestId: 'deadlines-test', log: t.app.log });
     const withLegacy = <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
-      account.run(background(), (auth) => work(withToken(background(), auth)));
+      asServiceAccount(t.app, { requestId: 'deadlines-test', log: t.app.log }, work);
     const table = await withLegacy((legacy) => caseStatusTable(legacy));
     const deps = {
       store: await t.app.store.open(),

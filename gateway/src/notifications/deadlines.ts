@@ -10,8 +10,13 @@
  * refreshes those facts): a notice on a guessed clock would be a false alarm.
  */
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
-import type { HandlingDeadlines } from '@wbs/shared/handling-clock';
-import { addDays, type HandlingClock, wibToday, wibWallTime } from '@wbs/shared/handling-clock';
+import {
+  addDays,
+  type HandlingClock,
+  type HandlingDeadlines,
+  wibToday,
+  wibWallTime,
+} from '@wbs/shared/handling-clock';
 import type { NoticeKind } from '@wbs/shared/notices';
 import type { FastifyBaseLogger } from 'fastify';
 import { type OverdueCandidate, overdueCandidates } from '../case-index/store.ts';

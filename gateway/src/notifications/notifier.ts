@@ -7,7 +7,7 @@
 import type { MailMode, NoticeKind } from '@wbs/shared/notices';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LegacyCaller } from '../legacy/plugin.ts';
-import { and, asc, eq, gt, sql } from '../store/drizzle.ts';
+import { asc, eq, gt, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type CaseEventKind, caseEvent, eventCursor } from '../store/schema.ts';
 import type { CompanyHandlers, HandlerDirectory } from './recipients.ts';
@@ -153,16 +153,6 @@ export async function recordCaseEvent(
     .values({ ...event, facts: event.facts ?? {} })
     .returning({ id: caseEvent.id });
   return row?.id ?? 0;
-}
-
-/** Events not yet turned into notices (a gauge: the notifier's backlog). */
-export async function pendingEvents(store: Store): Promise<number> {
-  const [cursor] = await store.db.select().from(eventCursor).where(eq(eventCursor.name, CURSOR));
-  const [row] = await store.db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(caseEvent)
-    .where(and(gt(caseEvent.id, cursor?.lastId ?? 0)));
-  return row?.n ?? 0;
 }
 
 /**

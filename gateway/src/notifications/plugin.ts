@@ -8,9 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { JobFailure } from '../jobs/plugin.ts';
-import { backgroundLegacy, type LegacyCaller, withToken } from '../legacy/plugin.ts';
+import { asServiceAccount, type LegacyCaller } from '../legacy/plugin.ts';
 import { caseStatusTable } from '../legacy/reference.ts';
-import { serviceAccount } from '../legacy/service-account.ts';
 import { registerReporterNoticeJobs } from '../reporter-notices/jobs.ts';
 import { finalStatusIdsOf, purgeReporterSubscriptions } from '../reporter-notices/store.ts';
 import { scanDeadlines } from './deadlines.ts';
@@ -58,14 +57,12 @@ declare module 'fastify' {
 export const notificationsPlugin = fp(
   async (app: FastifyInstance) => {
     const log = app.log.child({ module: 'notices' });
-    const account = serviceAccount(app.config.legacyService);
     const directory = handlerDirectory();
-    const background = () => backgroundLegacy(app, { requestId: `notices-${randomUUID()}`, log });
     const deps = {
       log,
       directory,
       withLegacy: <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
-        account.run(background(), (auth) => work(withToken(background(), auth))),
+        asServiceAccount(app, { requestId: `notices-${randomUUID()}`, log }, work),
     };
 
     app.jobs.register(

@@ -3,6 +3,7 @@
  * the mails are mail/compose.ts's, the queue is `app.jobs`, the transport `app.mailer`.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Jobs, QueueSpec, SendOptions } from '../jobs/plugin.ts';
 import type { Mailer as AppMailer, OutgoingMail } from '../mail/transport.ts';
 
 export { reporterConfirmationMail, reporterNoticeMail } from '../mail/compose.ts';
@@ -11,27 +12,11 @@ export type { OutgoingMail };
 /** The transport: throws an error with `retryable: boolean` (MailError) when a mail did not go. */
 export type Mailer = Pick<AppMailer, 'send'>;
 
-export type QueueDefinition = {
-  name: string;
-  retryLimit?: number;
-  retryDelaySeconds?: number;
-  retryBackoff?: boolean;
-  expireInSeconds?: number;
-};
-
-export type SendOptions = {
-  /** A uuid: a send with an id already queued is queued once. */
-  id?: string;
-  startAfterSeconds?: number;
-  singletonKey?: string;
-};
-
+export type QueueDefinition = QueueSpec;
+export type { SendOptions };
 export type JobHandler = (data: unknown) => Promise<void>;
-
-export type JobQueue = {
-  register(queue: QueueDefinition, handler: JobHandler): Promise<void> | void;
-  send(name: string, data: object, options?: SendOptions): Promise<void>;
-};
+/** What this module uses of the app's queue (`app.jobs`). */
+export type JobQueue = Pick<Jobs, 'register' | 'send'>;
 
 /** Whether a transport error says the same mail may go later (MailError.retryable). */
 export function isRetryableMailError(error: unknown): boolean {

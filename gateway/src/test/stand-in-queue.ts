@@ -4,7 +4,8 @@
  * real SMTP server, is tested in reporter-notices/delivery.test.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import type { JobHandler, JobQueue, QueueDefinition, SendOptions } from '../reporter-notices/seams.ts';
+import type { JobHandler } from '../jobs/plugin.ts';
+import type { JobQueue, QueueDefinition, SendOptions } from '../reporter-notices/seams.ts';
 
 /** Keeps the last sends (tests see what was queued) and runs handlers only when `drain` is called. */
 export class StandInQueue implements JobQueue {
@@ -36,7 +37,7 @@ export class StandInQueue implements JobQueue {
       const handler = job && this.handlers.get(job.name);
       if (!job || !handler) continue;
       try {
-        await handler(job.data);
+        await handler(job.data, { id: `stand-in-${this.#next}`, retryCount: 0 });
       } catch (error) {
         errors.push(error);
       }

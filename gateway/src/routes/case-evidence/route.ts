@@ -26,7 +26,6 @@ import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { addCaseAttachments } from '../../legacy/cases.ts';
 import type { LegacyAuth } from '../../legacy/client.ts';
-import { serviceAccount } from '../../legacy/service-account.ts';
 import { audit } from '../../logging.ts';
 import { recordCaseEventQuietly } from '../../notifications/notifier.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
@@ -125,7 +124,7 @@ async function addToCase(
 export default async function caseEvidenceRoutes(app: FastifyInstance) {
   const flood = await floodLimiter(app, { name: 'case-evidence', ...app.config.caseLogs });
   const proveTracker = await trackerProof(app);
-  const service = serviceAccount(app.config.legacyService);
+  const service = app.serviceAccount;
 
   app.post<{ Params: IdParams }>(
     '/cases/:id/attachments',

@@ -8,8 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import type { NoticeListReply, NoticePreferencesReply } from '@wbs/shared/api/notices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundLegacy, type LegacyCaller, withToken } from '../../legacy/plugin.ts';
-import { serviceAccount } from '../../legacy/service-account.ts';
+import { asServiceAccount, type LegacyCaller } from '../../legacy/plugin.ts';
 import { notifyCaseEvents } from '../../notifications/notifier.ts';
 import { handlerDirectory } from '../../notifications/recipients.ts';
 import { unsubscribeToken } from '../../notifications/unsubscribe.ts';
@@ -45,15 +44,12 @@ describe.each(ENGINES)('notices on $engine', ({ engine }) => {
   };
   const deliver = async () => {
     const log = t.app.log;
-    const account = serviceAccount(t.app.config.legacyService);
     return notifyCaseEvents({
       store: await t.app.store.open(),
       directory: handlerDirectory(),
       log,
       withLegacy: <T>(work: (legacy: LegacyCaller) => Promise<T>) =>
-        account.run(backgroundLegacy(t.app, { requestId: 'notices-test', log }), (auth) =>
-          work(withToken(backgroundLegacy(t.app, { requestId: 'notices-test', log }), auth)),
-        ),
+        asServiceAccount(t.app, { requestId: 'notices-test', log }, work),
     });
   };
 
