@@ -8,10 +8,10 @@ import type { NoticeListReply } from '@wbs/shared/api/notices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../store/drizzle.ts';
 import { caseWatch } from '../store/schema.ts';
-import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
+import type { TestApp } from '../test/helpers.ts';
 import { legacyDesk } from '../test/legacy-cases.ts';
 import { as } from '../test/sessions.ts';
-import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { mailingTestApp, type TestSmtp } from '../test/smtp.ts';
 import { until } from '../test/until.ts';
 
 const HOLDING = 'wbs@holding-airminum.example.id';
@@ -22,20 +22,12 @@ describe('a report filed at the legacy reaches its handlers', () => {
   let smtp: TestSmtp;
   const mailsTo = (address: string) => smtp.received.filter((m) => m.envelopeTo.includes(address));
 
+  let mailing: Awaited<ReturnType<typeof mailingTestApp>> | undefined;
   beforeAll(async () => {
-    smtp = await startTestSmtp();
-    t = await buildTestApp({
-      JOBS_ENABLED: 'true',
-      WATCH_INTERVAL_SECONDS: '5',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      LEGACY_SERVICE_USERNAME: 'admin',
-      LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
-    });
+    mailing = await mailingTestApp({ WATCH_INTERVAL_SECONDS: '5' });
+    ({ t, smtp } = mailing);
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => mailing?.close());
 
   it('seeds silently, then mails the admin and the partner once each for a new report', {
     timeout: 90_000,

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, demoAccount, type TestApp } from '../test/helpers.ts';
-import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { demoAccount, type TestApp } from '../test/helpers.ts';
+import { mailingTestApp, type TestSmtp } from '../test/smtp.ts';
 import { until } from '../test/until.ts';
 import { sendDigest } from './mail-jobs.ts';
 import { pendingMail } from './store.ts';
@@ -29,21 +29,12 @@ describe('notice mails', () => {
       payload: { caseNumber: tracked.caseNumber, password: tracked.password, text },
     });
 
+  let mailing: Awaited<ReturnType<typeof mailingTestApp>> | undefined;
   beforeAll(async () => {
-    smtp = await startTestSmtp();
-    t = await buildTestApp({
-      JOBS_ENABLED: 'true',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      PUBLIC_URL: 'https://wbs.example.co.id',
-      LEGACY_SERVICE_USERNAME: 'admin',
-      LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
-      TRACKING_FAILURE_FLOOR_MS: '50',
-    });
+    mailing = await mailingTestApp({ TRACKING_FAILURE_FLOOR_MS: '50' });
+    ({ t, smtp } = mailing);
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => mailing?.close());
 
   it("mails each handler of the company once, saying nothing of the case or the reporter's words", {
     timeout: 60_000,

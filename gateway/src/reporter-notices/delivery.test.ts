@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, buildTestApp, ORIGIN, type TestApp } from '../test/helpers.ts';
+import { browser, ORIGIN, type TestApp } from '../test/helpers.ts';
 import { as } from '../test/sessions.ts';
-import { startTestSmtp, type TestSmtp } from '../test/smtp.ts';
+import { mailingTestApp, type TestSmtp } from '../test/smtp.ts';
 import { until } from '../test/until.ts';
 
 const [, investigasi] = demoCases;
@@ -20,19 +20,12 @@ describe('reporter notices delivered by the job queue', () => {
   const address = `kabar.${randomUUID().slice(0, 8)}@surel-sekali.id`;
   const mailsTo = () => smtp.received.filter((m) => m.envelopeTo.includes(address));
 
+  let mailing: Awaited<ReturnType<typeof mailingTestApp>> | undefined;
   beforeAll(async () => {
-    smtp = await startTestSmtp();
-    t = await buildTestApp({
-      JOBS_ENABLED: 'true',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      PUBLIC_URL: 'https://wbs.example.co.id',
-      TRACKING_FAILURE_FLOOR_MS: '50',
-    });
+    mailing = await mailingTestApp({ TRACKING_FAILURE_FLOOR_MS: '50' });
+    ({ t, smtp } = mailing);
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => mailing?.close());
 
   it('confirms by the mailed link, then tells of a handler message once, content-free', {
     timeout: 90_000,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { SmtpSettings } from '../mail/settings.ts';
+import { buildTestApp, demoAccount, type TestApp } from './helpers.ts';
 
 export type Received = { envelopeTo: string[]; secure: boolean; raw: string; parsed: ParsedMail };
 
@@ -146,5 +147,32 @@ export function testSmtpSettings(port: number, overrides: Partial<SmtpSettings> 
     ca: undefined,
     timeoutMs: 2_000,
     ...overrides,
+  };
+}
+
+/**
+ * The app with its jobs running and its mail going to a real SMTP server of its own (and the service
+ * account the notices read staff records with): the set-up of the tests that follow a mail from the
+ * event that makes it to the server that accepts it.
+ */
+export async function mailingTestApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; smtp: TestSmtp; close(): Promise<void> }> {
+  const smtp = await startTestSmtp();
+  const t = await buildTestApp({
+    JOBS_ENABLED: 'true',
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PUBLIC_URL: 'https://wbs.example.co.id',
+    LEGACY_SERVICE_USERNAME: 'admin',
+    LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
+    ...env,
+  });
+  return {
+    t,
+    smtp,
+    async close() {
+      await t.close();
+      await smtp.close();
+    },
   };
 }
