@@ -52,6 +52,7 @@ export async function startGateway(
   entry = 'src/server.ts',
 ): Promise<{ url: string; child: ChildProcess; stop(): void }> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [entry], {
     cwd: gatewayDir,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -65,10 +66,14 @@ export async function startGateway(
       SESSION_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'error',
       REDIS_URL: '',
+      // A store of its own in memory unless the bench gives a database: never the developer's
+      // `.data/store`, sealed under another run's key (and a factor enrolled there would outlive the run).
+      STORE_DATA_DIR: 'memory://',
+      // Where the bench reaches it: the origin its passkeys answer to (scripts/support/http.ts signIn).
+      PUBLIC_URL: url,
       ...env,
     },
   });
-  const url = `http://127.0.0.1:${port}`;
   try {
     await waitReady(url, child);
   } catch (error) {

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { wibToday } from '@wbs/shared/handling-clock';
 import { FormData, Pool, request } from 'undici';
+import { signIn as signInThroughGateway } from '../../scripts/support/http.ts';
 import { manyObjectsPdf } from '../src/test/pdf-revisions.ts';
 import { BENCH_GUEST_FIELDS, procStatus, startGateway } from './gateway-process.ts';
 
@@ -31,17 +32,11 @@ const LIST_CLIENTS = 4;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
+/** A full session of a company admin (password, then the second factor with its software passkey). */
 async function signIn(url: string): Promise<string> {
   const admin = demoAccounts.find((a) => a.userTypeId === 2 && !a.initPassword);
   if (!admin) throw new Error('legacy-sim has no type-2 demo account');
-  const res = await fetch(`${url}/api/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: admin.username, password: admin.password }),
-  });
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  if (!cookie.startsWith('wbs_session=')) throw new Error(`sign-in failed: ${res.status}`);
-  return cookie;
+  return signInThroughGateway(url, admin.username, admin.password);
 }
 
 /** List requests from LIST_CLIENTS clients for SECONDS; latencies in ms, sorted. */

@@ -5,6 +5,7 @@
  */
 import { createLegacySim, demoAccounts } from '@wbs/legacy-sim';
 import { Pool } from 'undici';
+import { signIn } from '../../scripts/support/http.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 
@@ -88,14 +89,10 @@ const gateway = await buildApp({ config, logStream });
 const gatewayUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
 
 try {
-  // Sign in through the gateway (cookie) and directly (legacy bearer token).
-  const login = await fetch(`${gatewayUrl}/api/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(upstream.admin),
+  // Sign in through the gateway (password and second factor: a cookie) and directly (legacy bearer token).
+  const cookie = await signIn(gatewayUrl, upstream.admin.username, upstream.admin.password, {
+    publicUrl: config.publicUrl,
   });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  if (!cookie.startsWith('wbs_session=')) throw new Error(`gateway sign-in failed: ${login.status}`);
   const direct = await fetch(`${upstream.url}/JwtAuth/Login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

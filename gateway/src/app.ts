@@ -38,6 +38,7 @@ import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
 import { routes } from './routes/index.ts';
 import { valibotValidatorCompiler } from './schema.ts';
+import { secondFactorPlugin } from './second-factor/plugin.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import { sessionPlugin } from './session/plugin.ts';
 import { staticPlugin } from './static.ts';
@@ -90,6 +91,7 @@ export const app = fp(
     await app.register(legacyPlugin, { config, dispatcher: opts.legacyDispatcher });
     await app.register(redisPlugin, { config });
     await app.register(storePlugin, { settings: config.store });
+    await app.register(secondFactorPlugin);
     await app.register(jobsPlugin, { enabled: config.jobs.enabled, databaseUrl: config.store.databaseUrl });
     await app.register(auditTrailPlugin);
     await app.register(mailPlugin, { settings: config.mail });

@@ -47,6 +47,7 @@ const PLAIN_FOLDERS = [
   'presenters/',
   'policies/',
   'reporter-notices/',
+  'second-factor/',
 ];
 const REQUEST_GUARDS = new Set([
   'policies/attempt-limits.ts',

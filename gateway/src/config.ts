@@ -124,6 +124,29 @@ const envSchema = v.object({
   ),
   DOCS_ENABLED: boolString('DOCS_ENABLED', false),
   JOBS_ENABLED: boolString('JOBS_ENABLED', true),
+  // Development only (`pnpm start` with the bundled legacy-sim): an account that must have a second
+  // factor and has none gets this TOTP secret at sign-in, so the README's demo accounts still let a
+  // newcomer in. Refused beside DATABASE_URL (a deployment).
+  DEMO_TOTP_SECRET: optionalText,
+  // User types that must have a second factor (docs/product/second-factor.md): a comma list of 1–6,
+  // or `none`. Empty means the default: turning the requirement off is never an accident.
+  SECOND_FACTOR_TYPES: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => (value.trim() === '' ? '1,2,3,4,5' : value.trim().toLowerCase())),
+    v.transform((value) =>
+      value === 'none'
+        ? []
+        : value
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== ''),
+    ),
+    v.check(
+      (parts) => parts.every((part) => /^[1-6]$/.test(part)),
+      'SECOND_FACTOR_TYPES must be a comma list of user types 1 to 6 (e.g. 1,2,3,4,5)',
+    ),
+    v.transform((parts) => [...new Set(parts.map(Number))].sort()),
+  ),
   WATCH_INTERVAL_SECONDS: intString('WATCH_INTERVAL_SECONDS', 15, 5, 3600),
   TRACKING_MAX_PER_NUMBER: intString('TRACKING_MAX_PER_NUMBER', 5, 1, 1_000),
   TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
@@ -268,6 +291,10 @@ export type Config = {
    * tests and the OpenAPI writer, which never run them.
    */
   jobs: { enabled: boolean; watchIntervalSeconds: number };
+  /** User types whose accounts must have a second factor (SECOND_FACTOR_TYPES). */
+  secondFactorTypes: number[];
+  /** Development only: the TOTP secret given to demo accounts without a factor (DEMO_TOTP_SECRET). */
+  demoTotpSecret: string | null;
   /** Upload spools and metadata scrubbing (gateway/src/uploads, docs/adr/0004-spool-check-then-forward.md
    * and docs/product/reporting.md#metadata-scrubbing). */
   uploads: UploadSettings;
@@ -389,6 +416,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     docsEnabled: e.DOCS_ENABLED,
     jobs: { enabled: e.JOBS_ENABLED, watchIntervalSeconds: e.WATCH_INTERVAL_SECONDS },
+    secondFactorTypes: e.SECOND_FACTOR_TYPES,
+    demoTotpSecret: demoTotpSecret(e.DEMO_TOTP_SECRET, e.DATABASE_URL),
     logLevel: e.LOG_LEVEL,
     workers: e.GATEWAY_WORKERS ?? (shared ? availableParallelism() : 1),
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
@@ -511,4 +540,16 @@ function storeSettings(
   }
   const derived = Buffer.from(hkdfSync('sha256', sessionKey, Buffer.alloc(0), 'wbs-store-dev-key', 32));
   return { ...settings, keys: [{ id: 'dev', key: derived }] };
+}
+
+/** DEMO_TOTP_SECRET: base32 of at least 16 characters, and never beside a PostgreSQL server. */
+function demoTotpSecret(secret: string | undefined, databaseUrl: string | undefined): string | null {
+  if (secret === undefined) return null;
+  if (databaseUrl !== undefined) {
+    throw new ConfigError(['DEMO_TOTP_SECRET is for development only and cannot be used with DATABASE_URL']);
+  }
+  if (!/^[A-Z2-7]{16,}$/.test(secret)) {
+    throw new ConfigError(['DEMO_TOTP_SECRET must be base32 (A–Z, 2–7), at least 16 characters']);
+  }
+  return secret;
 }

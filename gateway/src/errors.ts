@@ -12,13 +12,18 @@ import fp from 'fastify-plugin';
 export const PROBLEMS = {
   validation: { status: 400, title: PROBLEM_MESSAGES.validation },
   'bad-request': { status: 400, title: PROBLEM_MESSAGES.validation },
+  'second-factor-failed': { status: 400, title: PROBLEM_MESSAGES.secondFactorFailed },
   unauthorized: { status: 401, title: PROBLEM_MESSAGES.unauthorized },
+  'second-factor-required': { status: 401, title: PROBLEM_MESSAGES.secondFactorRequired },
+  'step-up-required': { status: 401, title: PROBLEM_MESSAGES.stepUpRequired },
   'password-change-required': { status: 403, title: PROBLEM_MESSAGES.passwordChangeRequired },
   forbidden: { status: 403, title: PROBLEM_MESSAGES.forbidden },
   csrf: { status: 403, title: PROBLEM_MESSAGES.csrf },
   'not-found': { status: 404, title: PROBLEM_MESSAGES.notFound },
   'method-not-allowed': { status: 405, title: PROBLEM_MESSAGES.methodNotAllowed },
   conflict: { status: 409, title: PROBLEM_MESSAGES.idempotencyConflict },
+  'last-factor-required': { status: 409, title: PROBLEM_MESSAGES.lastFactorRequired },
+  'second-factor-missing': { status: 409, title: PROBLEM_MESSAGES.secondFactorMissing },
   'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
   'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
   'legacy-error': { status: 422, title: PROBLEM_MESSAGES.validation },
@@ -147,7 +152,7 @@ export function sendProblem(reply: FastifyReply, problem: ApiProblem): FastifyRe
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** Set by the session plugin: how to drop the session cookie (used on every 401). */
+    /** Set by the session plugin: how to drop the session cookie (used on 401 `unauthorized`). */
     clearSessionCookies?: () => void;
   }
   interface FastifyInstance {
@@ -176,7 +181,9 @@ export const errorsPlugin = fp(
       } else {
         request.log.info({ problem: problem.type }, 'request refused');
       }
-      if (problem.status === 401) reply.clearSessionCookies?.();
+      // A session that ended drops its cookie; one that only owes its second factor (or a fresh one
+      // for step-up) keeps it: the next request brings the factor.
+      if (problem.type === 'unauthorized') reply.clearSessionCookies?.();
       return sendProblem(reply, problem);
     });
     // Every route's path pattern with its methods, so a known path asked with a wrong method is a 405.

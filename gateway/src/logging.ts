@@ -124,7 +124,7 @@ declare module 'fastify' {
 
 /** An audit line: who did what (never secrets or reporter identity). */
 export function audit(request: FastifyRequest, event: string, fields: Record<string, unknown> = {}): void {
-  const user = request.session?.user;
+  const user = (request.session ?? request.secondFactorPending)?.user;
   request.log.info(
     {
       audit: true,

@@ -246,9 +246,18 @@ const EXAMPLE_USER = {
 const EXAMPLES: Record<string, { request?: unknown; reply?: unknown }> = {
   postSession: {
     request: { username: 'admin.kahuripan', password: 'kata-sandi-anda' },
-    reply: { user: EXAMPLE_USER },
+    reply: {
+      user: EXAMPLE_USER,
+      secondFactor: {
+        status: 'verify',
+        required: true,
+        methods: ['totp', 'passkey'],
+        recoveryCodesLeft: 9,
+        stepUpUntil: null,
+      },
+    },
   },
-  getSession: { reply: { user: null, passwordChangeRequired: false } },
+  getSession: { reply: { user: null, passwordChangeRequired: false, secondFactor: null } },
   postPartners: {
     request: {
       name: 'PT Air Sejahtera',

@@ -44,7 +44,11 @@ export const WEB_CSP = Object.entries(WEB_CSP_DIRECTIVES)
   .map(([name, values]) => `${name} ${values.join(' ')}`)
   .join('; ');
 
-/** Browser features the app never uses, switched off for this origin and anything it might embed. */
+/**
+ * Browser features the app never uses, switched off for this origin and anything it might embed.
+ * Passkeys (the second factor) are used by this origin itself: its own documents only, never a frame
+ * of another origin.
+ */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
@@ -58,7 +62,8 @@ export const PERMISSIONS_POLICY = [
   'microphone=()',
   'midi=()',
   'payment=()',
-  'publickey-credentials-get=()',
+  'publickey-credentials-create=(self)',
+  'publickey-credentials-get=(self)',
   'screen-wake-lock=()',
   'serial=()',
   'usb=()',

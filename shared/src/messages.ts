@@ -87,6 +87,12 @@ export const FIELD_MESSAGES = {
   revealReasonWords: 'Alasan harus berisi minimal 2 kata dengan total minimal 10 huruf',
   messageRequired: 'Pesan wajib diisi',
   messageTooLong: 'Pesan tidak boleh melebihi 4000 karakter',
+  secondFactorCodeFormat: 'Kode terdiri dari 6 angka',
+  recoveryCodeFormat: 'Kode pemulihan terdiri dari 10 huruf dan angka',
+  passkeyResponseInvalid: 'Jawaban passkey tidak valid',
+  passkeyNameRequired: 'Nama passkey harus diisi',
+  passkeyNameTooLong: 'Nama passkey maksimal 60 karakter',
+  passkeyNotFound: 'Passkey tidak ditemukan',
 } as const;
 
 /** Messages with placeholders; fill them through `format`. */
@@ -182,6 +188,17 @@ export const PROBLEM_MESSAGES = {
   dateInvalid: 'Tanggal tidak valid: gunakan tanggal kalender yang ada, berformat YYYY-MM-DD',
   dateOutOfRange: `Tanggal di luar rentang yang didukung: hanya ${FIRST_DAY} sampai ${LAST_DAY} yang dapat dipakai`,
   dateRangeInvalid: 'Periode tidak valid: tanggal awal melebihi tanggal akhir',
+  secondFactorRequired: 'Selesaikan verifikasi dua langkah terlebih dahulu',
+  stepUpRequired: 'Untuk tindakan ini, verifikasi ulang dengan faktor kedua Anda',
+  secondFactorFailed: 'Kode atau passkey tidak valid',
+  secondFactorReplay: 'Kode ini sudah dipakai; tunggu kode berikutnya di aplikasi autentikator',
+  lastFactorRequired:
+    'Faktor terakhir tidak dapat dihapus karena akun Anda wajib memakai verifikasi dua langkah',
+  enrolmentExpired: 'Pendaftaran kedaluwarsa, silakan mulai lagi',
+  secondFactorMissing: 'Akun ini belum memiliki faktor kedua',
+  totpExists: 'Aplikasi autentikator sudah terdaftar; hapus dulu untuk menggantinya',
+  passkeyExists: 'Passkey ini sudah terdaftar',
+  secondFactorReset: 'Faktor kedua pengguna telah direset; pengguna mendaftarkannya lagi saat masuk',
 } as const;
 
 /**

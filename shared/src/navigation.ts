@@ -7,6 +7,18 @@ export type MenuItem = { label: string; path: string };
 /** Notifikasi: how each kind of notice is mailed (staff types 1–5, from the top-bar menu and the bell). */
 export const NOTICE_PREFERENCES_PATH = '/admin/notifikasi';
 
+/** Keamanan Akun: the user's own second factors (every signed-in type, from the top-bar menu). */
+export const ACCOUNT_SECURITY_PATH = '/admin/keamanan';
+
+/**
+ * The sign-in's second step (docs/product/second-factor.md): while a session waits for it, the app
+ * shows the screen of its state and nothing else.
+ */
+export const SECOND_FACTOR_PATHS = {
+  verify: '/auth/verifikasi',
+  enrol: '/auth/aktifkan-verifikasi',
+} as const;
+
 const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
   1: [
     { label: 'Partner', path: '/admin/partner' },
@@ -53,6 +65,7 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     '/admin/deadlines',
     NOTICE_PREFERENCES_PATH,
     '/admin/surel-gagal',
+    ACCOUNT_SECURITY_PATH,
   ],
   2: [
     '/admin/supportagent',
@@ -61,12 +74,20 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     '/admin/profile',
     '/admin/deadlines',
     NOTICE_PREFERENCES_PATH,
+    ACCOUNT_SECURITY_PATH,
   ],
-  3: ['/admin/partnerstaff', '/admin/case', '/admin/profile', '/admin/deadlines', NOTICE_PREFERENCES_PATH],
-  4: ['/admin/profile', '/admin/case', NOTICE_PREFERENCES_PATH],
-  5: ['/admin/case', NOTICE_PREFERENCES_PATH],
+  3: [
+    '/admin/partnerstaff',
+    '/admin/case',
+    '/admin/profile',
+    '/admin/deadlines',
+    NOTICE_PREFERENCES_PATH,
+    ACCOUNT_SECURITY_PATH,
+  ],
+  4: ['/admin/profile', '/admin/case', NOTICE_PREFERENCES_PATH, ACCOUNT_SECURITY_PATH],
+  5: ['/admin/case', NOTICE_PREFERENCES_PATH, ACCOUNT_SECURITY_PATH],
   // Reporters handle no case: they get no notices (the bell and its preferences are staff-only).
-  6: ['/admin/profile', '/admin/case'],
+  6: ['/admin/profile', '/admin/case', ACCOUNT_SECURITY_PATH],
 };
 
 export function targetAfterLogin(userTypeId: UserTypeId): string {
@@ -85,12 +106,16 @@ export function reportButtonTarget(subject: Subject): string {
   return '/admin/dashboard';
 }
 
-/** Top-bar menu entries: Profil (type 6), Ubah Password (types 2, 3, 4, 6), Notifikasi (1–5), Keluar. */
+/**
+ * Top-bar menu entries: Profil (type 6), Ubah Password (types 2, 3, 4, 6), Notifikasi (1–5), Keamanan
+ * Akun (everyone), Keluar.
+ */
 export function topBarMenu(userTypeId: UserTypeId): MenuItem[] {
   const items: MenuItem[] = [];
   if (userTypeId === 6) items.push({ label: 'Profil', path: '/admin/profile' });
   if ([2, 3, 4, 6].includes(userTypeId)) items.push({ label: 'Ubah Password', path: '/user/changepassword' });
   if (userTypeId !== 6) items.push({ label: 'Notifikasi', path: NOTICE_PREFERENCES_PATH });
+  items.push({ label: 'Keamanan Akun', path: ACCOUNT_SECURITY_PATH });
   items.push({ label: 'Keluar', path: '/auth/logout' });
   return items;
 }

@@ -51,6 +51,7 @@ export const ACTIONS = [
   'handling-deadlines:manage',
   'reporter-notices:use',
   'reporter-notices:own',
+  'second-factors:own',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -126,6 +127,11 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'reporter-notices:use': anyone,
   /** The same for the signed-in pelapor, on its own cases only (the case scope check). */
   'reporter-notices:own': types(6),
+  /**
+   * The user's own second factors (docs/product/second-factor.md). Resets of another user's factors go
+   * with managing that account: the master-data resource's own action.
+   */
+  'second-factors:own': signedIn,
 };
 
 export function can(subject: Subject, action: Action): boolean {

@@ -1,10 +1,11 @@
 /**
  * Import direction is part of the architecture: shared/ imports neither side, web/ never imports
- * gateway/, and the scripts' shared helpers (scripts/support) import none of the suites that use
- * them. This walks the source trees and fails on any import that crosses the line.
+ * gateway/, web's test helpers (web/src/test) stay out of the app, and the scripts' shared helpers
+ * (scripts/support) import none of the suites that use them. This walks the source trees and fails
+ * on any import that crosses the line.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -46,6 +47,18 @@ describe('import boundaries', () => {
 
   it('web never imports gateway', () => {
     expect(violations('web', /(^|\/)gateway\/|@wbs\/gateway|@wbs\/legacy-sim/)).toEqual([]);
+  });
+
+  it("web's test helpers (web/src/test) are imported by tests alone, never into the app's bundle", () => {
+    const app = sourceFiles(join(root, 'web/src')).filter(
+      (file) => !/\.test\.tsx?$/.test(file) && !file.includes(join('web', 'src', 'test') + sep),
+    );
+    const offending = app.flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => /(^|\/)test\//.test(spec))
+        .map((spec) => `${relative(root, file)} imports ${spec}`),
+    );
+    expect(offending).toEqual([]);
   });
 
   it("the scripts' shared helpers import none of the suites", () => {

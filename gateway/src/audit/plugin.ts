@@ -72,7 +72,8 @@ declare module 'fastify' {
 }
 
 function staffActor(request: FastifyRequest): AuditActor | null {
-  const user = request.session?.user;
+  // A session at its second-factor step is the same person: its attempts belong in the trail too.
+  const user = (request.session ?? request.secondFactorPending)?.user;
   if (!user || !STAFF_TYPES.has(user.userTypeId)) return null;
   return {
     userId: user.id,

@@ -5,24 +5,11 @@
  *
  * The embedded database is one process's at a time: stop the gateway before checking it.
  */
-import { DEFAULT_STORE_DATA_DIR } from '../config.ts';
-import { type Database, openEmbedded, openPostgres } from '../store/database.ts';
+import { withCommandLineStore } from '../store/command-line.ts';
 import { verifyAuditChain } from './store.ts';
 
-export async function runAuditVerify(env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
-  let database: Database;
-  const where = env.DATABASE_URL
-    ? 'PostgreSQL (DATABASE_URL)'
-    : (env.STORE_DATA_DIR ?? DEFAULT_STORE_DATA_DIR);
-  try {
-    database = env.DATABASE_URL
-      ? await openPostgres(env.DATABASE_URL, () => {})
-      : await openEmbedded(env.STORE_DATA_DIR ?? DEFAULT_STORE_DATA_DIR);
-  } catch (error) {
-    print(`Penyimpanan tidak dapat dibuka (${where}): ${(error as Error).message}`);
-    return 2;
-  }
-  try {
+export function runAuditVerify(env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
+  return withCommandLineStore(env, print, async (database, where) => {
     const verdict = await verifyAuditChain(database.db);
     if (verdict.ok) {
       print(`Rantai jejak audit utuh: ${verdict.records} catatan diperiksa (${where}).`);
@@ -33,7 +20,5 @@ export async function runAuditVerify(env: NodeJS.ProcessEnv, print: (line: strin
         `(${verdict.records} catatan sebelumnya utuh; ${where}).`,
     );
     return 1;
-  } finally {
-    await database.close();
-  }
+  });
 }

@@ -94,7 +94,7 @@ describe('policy walk', () => {
         // refuses its token). legacy-sim tokens outlive a reset.
         if (route.method !== 'GET') {
           await t.legacy.reset();
-          if (/analysts|partner-staff/.test(route.url)) await refreshEndedSessions();
+          if (/analysts|partner-staff|second-factor-reset/.test(route.url)) await refreshEndedSessions();
         }
         const refused = res.statusCode === 401 || res.statusCode === 403;
         const expected = subject === null ? 401 : 403;

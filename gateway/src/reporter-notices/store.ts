@@ -11,17 +11,12 @@
  *   together.
  * Every function takes a store and plain values; the routes check the proof before calling them.
  */
-import { randomBytes } from 'node:crypto';
 import { maskEmail } from '../presenters/contact-mask.ts';
 import type { BoundCase } from '../store/case-binding.ts';
 import { and, count, eq, gt, isNull, lte, or, type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
-import {
-  type ReporterAudience,
-  reporterConfirmationSend,
-  reporterSubscription,
-  storeSecret,
-} from '../store/schema.ts';
+import { type ReporterAudience, reporterConfirmationSend, reporterSubscription } from '../store/schema.ts';
+import { storeKey } from '../store/secrets.ts';
 import { addressHmac, newToken, tokenHash } from './address.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -64,40 +59,8 @@ const ofCase = (ref: { companyId: number; caseId: number }) =>
   and(eq(t.companyId, ref.companyId), eq(t.caseId, ref.caseId));
 const ofIncarnation = (ref: BoundCase) => and(ofCase(ref), eq(t.caseBinding, ref.binding));
 
-const SECRET_NAME = 'reporter-address-key';
-const secretContext = `store_secret|${SECRET_NAME}`;
-const addressKeys = new WeakMap<object, Promise<Buffer>>();
-
-/**
- * The key of the address HMACs: made by the first process (replicas agree on the first insert),
- * kept sealed in `store_secret`, re-sealed with the ring's newest key when an older one sealed it.
- */
-function addressKey(store: Store): Promise<Buffer> {
-  let key = addressKeys.get(store.db);
-  if (!key) {
-    key = (async () => {
-      const fresh = store.sealer.seal(randomBytes(32).toString('base64'), secretContext);
-      await store.db
-        .insert(storeSecret)
-        .values({ name: SECRET_NAME, keyId: fresh.keyId, sealed: fresh.sealed })
-        .onConflictDoNothing();
-      const [row] = await store.db.select().from(storeSecret).where(eq(storeSecret.name, SECRET_NAME));
-      if (!row) throw new Error('store secret missing after insert');
-      const value = store.sealer.open({ keyId: row.keyId, sealed: row.sealed }, secretContext);
-      if (row.keyId !== fresh.keyId) {
-        const resealed = store.sealer.seal(value, secretContext);
-        await store.db
-          .update(storeSecret)
-          .set({ keyId: resealed.keyId, sealed: resealed.sealed })
-          .where(and(eq(storeSecret.name, SECRET_NAME), eq(storeSecret.sealed, row.sealed)));
-      }
-      return Buffer.from(value, 'base64');
-    })();
-    key.catch(() => addressKeys.delete(store.db));
-    addressKeys.set(store.db, key);
-  }
-  return key;
-}
+/** The key of the address HMACs (store/secrets.ts). */
+const addressKey = (store: Store) => storeKey(store, 'reporter-address-key');
 
 const since = (now: Date, ms: number) => new Date(now.getTime() - ms);
 

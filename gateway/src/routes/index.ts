@@ -19,6 +19,7 @@ import healthRoutes from './health/route.ts';
 import identityAccessRoutes from './identity-access/route.ts';
 import messageRoutes from './messages/route.ts';
 import noticeRoutes from './notices/route.ts';
+import ownSecondFactorRoutes from './own-second-factors/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
@@ -26,6 +27,7 @@ import profileRoutes from './profile/route.ts';
 import receiptRoutes from './receipts/route.ts';
 import regionRoutes from './regions/route.ts';
 import reporterNoticeRoutes from './reporter-notices/route.ts';
+import secondFactorRoutes from './second-factor/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
@@ -33,6 +35,8 @@ import userRoleRoutes from './user-roles/route.ts';
 
 const API_ROUTES = [
   sessionRoutes,
+  secondFactorRoutes,
+  ownSecondFactorRoutes,
   passwordRoutes,
   profileRoutes,
   regionRoutes,

@@ -1,12 +1,14 @@
 /**
  * The one shape of the master-data resources (partners, companies, partner staff, analysts): list,
- * detail, create, update and delete of accounts at the legacy, plus a password reset for staff. Each
+ * detail, create, update and delete of accounts at the legacy, a reset of the account's second
+ * factors by whoever manages it, plus a password reset for staff. Each
  * resource is a definition (its folder's route.ts) fed to `masterRoutes`; what differs between them,
  * and only that, is in the definition: paths, texts, schemas, the legacy repository, the owner the
  * caller's scope gives, the presenter, and for staff what ends the user's sessions.
  */
 import { idParams, listQuery, messageReply } from '@wbs/shared/api/common';
 import { createdAccountReply } from '@wbs/shared/api/partners';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { Action } from '@wbs/shared/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -17,6 +19,8 @@ import { audit } from '../logging.ts';
 import { outOfScope } from '../policies/scope.ts';
 import { presentCreatedAccount, withAccountFieldErrors } from '../presenters/account.ts';
 import { routeSchema } from '../schema.ts';
+import { resetFactors } from '../second-factor/reset.ts';
+import { storeCall } from '../store/plugin.ts';
 import { sendCreated } from './created.ts';
 import { assertOfferedRole } from './user-roles/offered.ts';
 
@@ -25,7 +29,6 @@ type Params = v.InferOutput<typeof idParams>;
 /** A staff account: the legacy user behind a record, and which edits change what that user may do. */
 export type StaffAccount<Row, Input> = {
   idOf(row: Row): number;
-  userIdOf(row: Row): number | null | undefined;
   /** Whether saving `input` over `row` changes the user's role or case line (its sessions end). */
   changesRights(row: Row, input: Input): boolean;
   roleOf(input: Input): number;
@@ -49,6 +52,9 @@ export type MasterDefinition<Row, Input, Owner> = {
   /** The partner or company the caller manages records of (404 + audit outside it); null: the group. */
   owner(request: FastifyRequest): Owner;
   present(row: Row): unknown;
+  /** The legacy user behind a record (its sign-in account). */
+  userIdOf(row: Row): number | null | undefined;
+  secondFactorResetSummary: string;
   /** Staff accounts only. */
   staff?: StaffAccount<Row, Input>;
 };
@@ -146,7 +152,7 @@ export function masterRoutes<Row, Input, Owner>(
       const { messages } = await repository.update(request.legacy, owner, staff.idOf(row), body);
       // A new role or line changes what the user may do: their sessions end (claims would be stale).
       if (staff.changesRights(row, body)) {
-        await request.server.sessions.endUser(request, staff.userIdOf(row), 'role-or-line-changed');
+        await request.server.sessions.endUser(request, def.userIdOf(row), 'role-or-line-changed');
       }
       return { message: messages[0] ?? '' };
     },
@@ -172,8 +178,40 @@ export function masterRoutes<Row, Input, Owner>(
       }
       const row = await ownRecord(request, request.params.id);
       const { messages } = await repository.remove(request.legacy, owner, staff.idOf(row));
-      await request.server.sessions.endUser(request, staff.userIdOf(row), 'account-removed');
+      await request.server.sessions.endUser(request, def.userIdOf(row), 'account-removed');
       return { message: messages[0] ?? '' };
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    `${path}/:id/second-factor-reset`,
+    {
+      // Whoever manages the record manages its account (type 1: partners and companies; type 2: its
+      // analysts; type 3: its partner staff); a fresh second factor first, like every sensitive action.
+      config: { policy, stepUp: true },
+      schema: routeSchema({
+        summary: def.secondFactorResetSummary,
+        description:
+          'Removes every second factor and recovery code of the account and ends its sessions: the user ' +
+          'enrols again at the next sign-in. An audit event.',
+        tags,
+        params: idParams,
+        response: { 200: messageReply },
+      }),
+    },
+    async (request) => {
+      const row = await ownRecord(request, request.params.id);
+      const userId = def.userIdOf(row);
+      if (!userId) throw outOfScope(request.caller, def.resource, request.params.id);
+      const removed = await storeCall(request, (store) => resetFactors(store.db, userId));
+      await request.server.sessions.endUser(request, userId, 'second-factor-reset');
+      audit(request, 'second-factor-reset', {
+        resource: def.resource,
+        resourceId: request.params.id,
+        targetUserId: userId,
+        removed,
+      });
+      return { message: PROBLEM_MESSAGES.secondFactorReset };
     },
   );
 
@@ -193,7 +231,7 @@ export function masterRoutes<Row, Input, Owner>(
     async (request) => {
       // password:reset-staff admits types 2 and 3; each resource's owner() admits only its own type.
       const row = await ownRecord(request, request.params.id);
-      const userId = staff.userIdOf(row);
+      const userId = def.userIdOf(row);
       if (!userId) throw outOfScope(request.caller, def.resource, request.params.id);
       const messages = await legacyResetPassword(request.legacy, userId);
       await request.server.sessions.endUser(request, userId, 'password-reset');

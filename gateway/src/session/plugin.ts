@@ -18,7 +18,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
+import { ApiProblem } from '../errors.ts';
 import type { LegacyAuth } from '../legacy/client.ts';
+import type { FactorClaim } from '../second-factor/state.ts';
 import { type LiveSessionCache, liveSessionCache } from './live-cache.ts';
 import { type SessionRegistry, sessionRegistry } from './registry.ts';
 import { seal, unseal, unverifiedExp } from './seal.ts';
@@ -43,15 +45,26 @@ type Claims = {
   u: UserClaims;
   box: string;
   exp: number;
+  /** The second-factor claim (second-factor/state.ts); absent on the password-change ticket. */
+  f?: FactorClaim;
   iat?: number;
 };
 type Sealed = { t: string; e: string | null };
 
-export type Session = { id: string; user: User; auth: LegacyAuth; exp: number };
+export type Session = { id: string; user: User; auth: LegacyAuth; exp: number; factor: FactorClaim };
+
+/** The ticket's own claim: it never is a session, whatever route reads it. */
+const TICKET_FACTOR: FactorClaim = Object.freeze({ s: 'verify', at: null, m: [], r: 0 }) as FactorClaim;
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** A full session: its second factor is done (or not needed). */
     session: Session | null;
+    /**
+     * A session whose second-factor step is pending (`factor.s` verify or enrol): the request is
+     * treated as signed out except by the routes of that step (policies/plugin.ts).
+     */
+    secondFactorPending: Session | null;
     /** Set only when a valid `wbs_pwchange` cookie came with a request to a `passwordChange` route. */
     passwordChange: Session | null;
     /** A well-signed `wbs_pwchange` cookie came along (whether or not its route accepts it). */
@@ -67,8 +80,17 @@ type CookieOptions = { httpOnly: true; sameSite: 'strict'; secure: boolean; path
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export type SessionManager = {
-  /** Sets `wbs_session` for a legacy sign-in; the cookie ends no later than the legacy token. */
-  start(request: FastifyRequest, reply: FastifyReply, user: User, legacyToken: string): Promise<Session>;
+  /**
+   * Sets `wbs_session` for a legacy sign-in; the cookie ends no later than the legacy token. With a
+   * pending second factor the session is `request.secondFactorPending`, else `request.session`.
+   */
+  start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    legacyToken: string,
+    factor: FactorClaim,
+  ): Promise<Session>;
   /** Sets `wbs_pwchange` (initial password): 10 minutes, single use. */
   startPasswordChange(
     request: FastifyRequest,
@@ -81,6 +103,15 @@ export type SessionManager = {
    * name after a profile save, so GET /session and the top bar show it at once.
    */
   refresh(request: FastifyRequest, reply: FastifyReply, changes: Partial<Pick<User, 'displayName'>>): void;
+  /**
+   * Re-issues the cookie of the request's session (full or pending; same id and end) with a new
+   * second-factor claim, and moves the request to the matching side.
+   */
+  setFactor(request: FastifyRequest, reply: FastifyReply, factor: FactorClaim): Session;
+  /** The request's session, full or pending. */
+  current(request: FastifyRequest): Session | null;
+  /** The same, for routes that need one: 401 `unauthorized` without. */
+  currentOrRefuse(request: FastifyRequest): Session;
   /** Ends the request's session in the registry (every replica) and clears its cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
@@ -102,6 +133,25 @@ export type SessionManager = {
   /** Whether the registry's live answers are kept in memory now (Redis, its channel heard). */
   liveMemoryTrusted(): boolean;
 };
+
+const STATUSES = new Set(['verify', 'enrol', 'done']);
+
+/** The claim as signed, or null when it is not one this gateway wrote (the cookie is then refused). */
+function factorOf(claim: unknown): FactorClaim | null {
+  if (typeof claim !== 'object' || claim === null) return null;
+  const f = claim as Partial<FactorClaim>;
+  if (typeof f.s !== 'string' || !STATUSES.has(f.s)) return null;
+  if (!(f.at === null || typeof f.at === 'number') || !Array.isArray(f.m) || typeof f.r !== 'number')
+    return null;
+  return Object.freeze({ s: f.s, at: f.at, m: Object.freeze([...f.m]), r: f.r }) as FactorClaim;
+}
+
+/** A session goes to `request.session` only when its second factor is done. */
+function place(request: FastifyRequest, session: Session): void {
+  const done = session.factor.s === 'done';
+  request.session = done ? session : null;
+  request.secondFactorPending = done ? null : session;
+}
 
 export const sessionPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config }) => {
@@ -126,11 +176,26 @@ export const sessionPlugin = fp(
       path,
     });
 
-    const sign = (aud: string, sid: string, user: User, token: string, exp: number): string => {
+    const sign = (
+      aud: string,
+      sid: string,
+      user: User,
+      token: string,
+      exp: number,
+      factor?: FactorClaim,
+    ): string => {
       const sealed: Sealed = { t: token, e: user.email };
       const { email: _email, ...u } = user;
       const box = seal(key, JSON.stringify(sealed));
-      const claims: Claims = { aud, sub: String(user.id), sid, u, box, exp };
+      const claims: Claims = {
+        aud,
+        sub: String(user.id),
+        sid,
+        u,
+        box,
+        exp,
+        ...(factor ? { f: factor } : {}),
+      };
       return app.jwt.sign(claims);
     };
     // Only with Redis: without it the registry is this process's memory already.
@@ -160,11 +225,13 @@ export const sessionPlugin = fp(
       }
       if (!claims?.u || typeof claims.box !== 'string' || typeof claims.exp !== 'number') return null;
       if (typeof claims.sid !== 'string' || claims.sid === '') return null;
+      const factor = kind === 'session' ? factorOf(claims.f) : TICKET_FACTOR;
+      if (factor === null) return null;
       const opened = unseal(key, claims.box);
       if (opened === null) return null;
       const sealed = JSON.parse(opened) as Sealed;
       const user: User = { ...claims.u, email: sealed.e };
-      return { id: claims.sid, user, auth: { token: sealed.t, userId: user.id }, exp: claims.exp };
+      return { id: claims.sid, user, auth: { token: sealed.t, userId: user.id }, exp: claims.exp, factor };
     };
 
     // Verifying the JWT and opening its AES box cost ~7% of a request's CPU, for the same answer on
@@ -196,17 +263,17 @@ export const sessionPlugin = fp(
     const now = () => Math.floor(Date.now() / 1000);
 
     const manager: SessionManager = {
-      async start(request, reply, user, legacyToken) {
+      async start(request, reply, user, legacyToken, factor) {
         const legacyExp = unverifiedExp(legacyToken);
         const exp = Math.min(now() + config.sessionMaxAgeSeconds, legacyExp ?? Number.POSITIVE_INFINITY);
         const id = registry.newId();
         await registry.add(id, user.id, exp);
-        reply.setCookie(SESSION_COOKIE, sign(SESSION_AUD, id, user, legacyToken, exp), {
+        reply.setCookie(SESSION_COOKIE, sign(SESSION_AUD, id, user, legacyToken, exp, factor), {
           ...cookieOptions(request, '/'),
           maxAge: Math.max(0, exp - now()),
         });
-        const session: Session = { id, user, auth: { token: legacyToken, userId: user.id }, exp };
-        request.session = session;
+        const session: Session = { id, user, auth: { token: legacyToken, userId: user.id }, exp, factor };
+        place(request, session);
         return session;
       },
       async startPasswordChange(request, reply, user, legacyToken) {
@@ -225,7 +292,7 @@ export const sessionPlugin = fp(
         const user = { ...session.user, ...changes };
         reply.setCookie(
           SESSION_COOKIE,
-          sign(SESSION_AUD, session.id, user, session.auth.token, session.exp),
+          sign(SESSION_AUD, session.id, user, session.auth.token, session.exp, session.factor),
           {
             ...cookieOptions(request, '/'),
             maxAge: Math.max(0, session.exp - now()),
@@ -233,8 +300,26 @@ export const sessionPlugin = fp(
         );
         request.session = { ...session, user };
       },
+      setFactor(request, reply, factor) {
+        const session = manager.current(request);
+        if (!session) throw new Error('setFactor without a session');
+        reply.setCookie(
+          SESSION_COOKIE,
+          sign(SESSION_AUD, session.id, session.user, session.auth.token, session.exp, factor),
+          { ...cookieOptions(request, '/'), maxAge: Math.max(0, session.exp - now()) },
+        );
+        const next: Session = { ...session, factor };
+        place(request, next);
+        return next;
+      },
+      current: (request) => request.session ?? request.secondFactorPending,
+      currentOrRefuse(request) {
+        const session = manager.current(request);
+        if (!session) throw new ApiProblem('unauthorized');
+        return session;
+      },
       async end(request, reply) {
-        const session = request.session;
+        const session = manager.current(request);
         if (session) await registry.end(session.id, session.exp);
         manager.clear(request, reply);
       },
@@ -254,6 +339,7 @@ export const sessionPlugin = fp(
       clear(request, reply) {
         reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
         request.session = null;
+        request.secondFactorPending = null;
       },
       clearPasswordChange(request, reply) {
         reply.clearCookie(PWCHANGE_COOKIE, cookieOptions(request, PWCHANGE_PATH));
@@ -267,6 +353,7 @@ export const sessionPlugin = fp(
 
     app.decorate('sessions', manager);
     app.decorateRequest('session', null);
+    app.decorateRequest('secondFactorPending', null);
     app.decorateRequest('passwordChange', null);
     app.decorateRequest('holdsPasswordChangeTicket', false);
     app.decorateReply('clearSessionCookies', undefined);
@@ -274,7 +361,7 @@ export const sessionPlugin = fp(
     app.addHook('onRequest', async (request, reply) => {
       reply.clearSessionCookies = () => {
         // The legacy no longer accepts the token: the session is over here too (best effort).
-        const session = request.session;
+        const session = manager.current(request);
         if (session) registry.end(session.id, session.exp).catch(() => undefined);
         manager.clear(request, reply);
         if (request.cookies[PWCHANGE_COOKIE] !== undefined) manager.clearPasswordChange(request, reply);
@@ -282,7 +369,7 @@ export const sessionPlugin = fp(
       const value = request.cookies[SESSION_COOKIE];
       if (value !== undefined) {
         const session = read(value, 'session');
-        if (session && (await registry.isLive(session.id, session.user.id))) request.session = session;
+        if (session && (await registry.isLive(session.id, session.user.id))) place(request, session);
         else {
           request.log.info(
             { reason: session ? 'ended session' : 'invalid session cookie' },

@@ -46,7 +46,7 @@ describe.each([
 
     // The replayed cookie: signed out on the session route (no e-mail) and on data routes.
     const replay = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } });
-    expect(replay.json()).toEqual({ user: null, passwordChangeRequired: false });
+    expect(replay.json()).toEqual({ user: null, passwordChangeRequired: false, secondFactor: null });
     expect(replay.body).not.toContain('@');
     expect(setCookies(replay).find((c) => c.startsWith('wbs_session='))).toMatch(/^wbs_session=;/);
     // The legacy restarts and forgets it revoked the token: the gateway still refuses the cookie.

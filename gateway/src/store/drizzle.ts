@@ -27,6 +27,7 @@ export const {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } = pgCore;
 export type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 

@@ -17,6 +17,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from './drizzle.ts';
 
 export type AuthorKind = 'handler' | 'reporter';
@@ -333,4 +334,54 @@ export const reporterConfirmationSend = pgTable(
     index('reporter_confirmation_send_case_idx').on(t.companyId, t.caseId, t.sentAt),
     index('reporter_confirmation_send_address_idx').on(t.addressHmac, t.sentAt),
   ],
+);
+
+/**
+ * A staff user's authenticator-app secret (second-factor/): sealed, keyed by the legacy user id and
+ * username. `lastStep`: the highest TOTP time step accepted, so no code is accepted twice.
+ */
+export const secondFactorTotp = pgTable('second_factor_totp', {
+  userId: integer('user_id').primaryKey(),
+  username: text('username').notNull(),
+  keyId: text('key_id').notNull(),
+  sealed: text('sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** A staff user's passkeys (WebAuthn credentials): public keys, signature counters, names. */
+export const secondFactorPasskey = pgTable(
+  'second_factor_passkey',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    username: text('username').notNull(),
+    /** base64url, as WebAuthn names it. */
+    credentialId: text('credential_id').notNull(),
+    /** base64url of the COSE public key. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('second_factor_passkey_credential_idx').on(t.credentialId),
+    index('second_factor_passkey_user_idx').on(t.userId),
+  ],
+);
+
+/** Single-use recovery codes, only as keyed HMACs. */
+export const secondFactorRecovery = pgTable(
+  'second_factor_recovery',
+  {
+    userId: integer('user_id').notNull(),
+    username: text('username').notNull(),
+    codeHmac: text('code_hmac').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHmac] })],
 );

@@ -110,6 +110,9 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'notice_recipient',
       'reporter_confirmation_send',
       'reporter_subscription',
+      'second_factor_passkey',
+      'second_factor_recovery',
+      'second_factor_totp',
       'store_secret',
     ]);
   });

@@ -60,6 +60,10 @@ export async function buildTestApp(
     STORE_DATA_DIR: 'memory://',
     // Jobs start only where a test asks for them (a queue's tables cost each app a second).
     JOBS_ENABLED: 'false',
+    // The second factor has its own tests (routes/second-factor, routes/own-second-factors) and the
+    // black-box suites run with the production default; route tests of everything else sign in with
+    // a password alone. A test of the gate passes SECOND_FACTOR_TYPES itself.
+    SECOND_FACTOR_TYPES: 'none',
     ...env,
   });
   const app = await buildApp({ config, logStream, onRoute: (r) => routes.push(r) });

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { loginSchema } from '../forms.ts';
 import { nullableNumber, nullableString } from './common.ts';
+import { secondFactorState } from './second-factor.ts';
 
 /**
  * `deviceToken`: what the last successful sign-in in this browser answered (kept in local storage).
@@ -39,12 +40,19 @@ export type SessionReply = v.InferOutput<typeof sessionReply>;
 export const sessionStateReply = v.object({
   user: v.nullable(userSchema),
   passwordChangeRequired: v.boolean(),
+  /** Null when signed out; `status` other than `done` while the second-factor step is pending. */
+  secondFactor: v.nullable(secondFactorState),
 });
 export type SessionStateReply = v.InferOutput<typeof sessionStateReply>;
 
 export const passwordChangeRequiredReply = v.object({ passwordChangeRequired: v.literal(true) });
 
-export const signedInReply = v.object({ user: userSchema, deviceToken: v.optional(v.string()) });
+/** The password was right: a session started, in the second-factor state `secondFactor.status`. */
+export const signedInReply = v.object({
+  user: userSchema,
+  deviceToken: v.optional(v.string()),
+  secondFactor: secondFactorState,
+});
 
 export const loginReply = v.union([signedInReply, passwordChangeRequiredReply]);
 export type LoginReply = v.InferOutput<typeof loginReply>;

@@ -23,9 +23,10 @@ export default async function analystRoutes(app: FastifyInstance) {
     repository: analysts,
     owner: (request) => ({ companyId: ownCompanyId(request.caller) }),
     present: presentAnalyst,
+    userIdOf: (row) => row.companyStaffWbsUser?.wbsUserId,
+    secondFactorResetSummary: 'Reset faktor kedua analis',
     staff: {
       idOf: (row) => row.companyStaffId,
-      userIdOf: (row) => row.companyStaffWbsUser?.wbsUserId,
       changesRights: (row, input) =>
         input.roleId !== row.companyStaffWbsUser?.wbsUserRole ||
         input.caseLineId !== row.companyStaffCaseLineId,

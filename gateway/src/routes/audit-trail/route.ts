@@ -37,7 +37,7 @@ export default async function auditTrailRoutes(app: FastifyInstance) {
   app.get<{ Querystring: AuditTrailExportQuery }>(
     '/audit-trail/export',
     {
-      config: { policy: 'audit-trail:export' },
+      config: { policy: 'audit-trail:export', stepUp: true },
       schema: downloadSchema(
         {
           summary: 'Ekspor jejak audit (.csv)',

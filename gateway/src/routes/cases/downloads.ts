@@ -1,7 +1,9 @@
 /**
  * Downloads of a case's attachments and of an activity log's attachment. The case is loaded with the
  * same scope rules as the detail first, and the file must belong to that case: an id of another
- * case's (or company's) file is 404. Log attachments need `case-logs:read-full` (types 2–5).
+ * case's (or company's) file is 404. Log attachments need `case-logs:read-full` (types 2–5). Every
+ * file of an identified report needs a second factor used within ten minutes (step-up): it can name
+ * the reporter.
  */
 import { caseAttachmentParams, caseLogParams } from '@wbs/shared/api/cases';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +12,9 @@ import type * as v from 'valibot';
 import { attachmentDownload, logAttachmentDownload } from '../../legacy/cases.ts';
 import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
+import { assertRecentFactor } from '../../policies/plugin.ts';
 import { outOfScope } from '../../policies/scope.ts';
+import { isAnonymousCase } from '../../presenters/cases.ts';
 import { shownFileName } from '../../uploads/policy.ts';
 import { downloadSchema, sendDownload } from './files.ts';
 
@@ -37,6 +41,8 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
       const found = await loadCaseInScope(request.caller, id);
       const attachment = (found.attachments ?? []).find((a) => a.attachmentId === attachmentId);
       if (!attachment) throw outOfScope(request.caller, 'case-attachment', attachmentId);
+      // An identified reporter's files can name them: a fresh second factor first (step-up).
+      if (!isAnonymousCase(found)) assertRecentFactor(request);
       const upstream = await attachmentDownload(request.legacy, found.caseCompanyId, attachmentId);
       return streamCaseFile(request, reply, upstream, {
         resource: 'case-attachment',
@@ -59,6 +65,7 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
       const log = (found.caselogs ?? []).find((l) => l.caseLogId === logId);
       const name = log?.caseLogAttachmentName ?? log?.caseLogAttachmentFile;
       if (!log || !name) throw outOfScope(request.caller, 'case-log-attachment', logId);
+      if (!isAnonymousCase(found)) assertRecentFactor(request);
       const upstream = await logAttachmentDownload(request.legacy, found.caseCompanyId, logId);
       return streamCaseFile(request, reply, upstream, {
         resource: 'case-log-attachment',

@@ -56,7 +56,7 @@ export function caseExportRoutes(app: FastifyInstance, tags: string[]) {
   app.post<{ Body: CaseExportRequest }>(
     '/cases/export',
     {
-      config: { policy: 'cases:export' },
+      config: { policy: 'cases:export', stepUp: true },
       schema: downloadSchema({ summary: 'Ekspor laporan (.xlsx)', tags, body: caseExportRequest }, [XLSX]),
     },
     async (request, reply) => {

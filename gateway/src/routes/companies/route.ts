@@ -47,6 +47,8 @@ export default async function companyRoutes(app: FastifyInstance) {
     },
     schemas: { request: companyRequest, item: companyReply, list: companyListReply },
     repository: companies,
+    userIdOf: (row) => row.companyWbsUser?.wbsUserId,
+    secondFactorResetSummary: 'Reset faktor kedua akun perusahaan',
     owner: () => null,
     present: presentCompany,
   });

@@ -58,7 +58,7 @@ export default async function contactRevealRoutes(app: FastifyInstance) {
   app.post<{ Params: Params; Body: ContactRevealRequest }>(
     '/cases/:id/contact-reveal',
     {
-      config: { policy: 'case-logs:create' },
+      config: { policy: 'case-logs:create', stepUp: true },
       schema: routeSchema({
         summary: 'Tampilkan kontak pelapor yang disamarkan',
         description:

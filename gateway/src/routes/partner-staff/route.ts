@@ -23,9 +23,10 @@ export default async function partnerStaffRoutes(app: FastifyInstance) {
     repository: partnerStaff,
     owner: (request) => ({ partnerId: ownPartnerId(request.caller) }),
     present: presentPartnerStaff,
+    userIdOf: (row) => row.partnerStaffWbsUser?.wbsUserId,
+    secondFactorResetSummary: 'Reset faktor kedua staff partner',
     staff: {
       idOf: (row) => row.partnerStaffId,
-      userIdOf: (row) => row.partnerStaffWbsUser?.wbsUserId,
       changesRights: (row, input) => input.roleId !== row.partnerStaffWbsUser?.wbsUserRole,
       roleOf: (input) => input.roleId,
       passwordResetSummary: 'Reset kata sandi staff partner',

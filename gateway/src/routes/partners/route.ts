@@ -43,6 +43,8 @@ export default async function partnerRoutes(app: FastifyInstance) {
     },
     schemas: { request: partnerRequest, item: partnerReply, list: partnerListReply },
     repository: partners,
+    userIdOf: (row) => row.partnerWbsUser?.wbsUserId,
+    secondFactorResetSummary: 'Reset faktor kedua akun partner',
     owner: () => null,
     present: presentPartner,
   });

@@ -41,7 +41,7 @@ describe('forced password change', () => {
     // The ticket is not a session: nothing else accepts it; GET /session only says a change is pending.
     const who = await t.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: ticket } });
     expect(who.statusCode).toBe(200);
-    expect(who.json()).toEqual({ user: null, passwordChangeRequired: true });
+    expect(who.json()).toEqual({ user: null, passwordChangeRequired: true, secondFactor: null });
     const other = await t.app.inject({
       method: 'GET',
       url: '/api/v1/partner-staff',

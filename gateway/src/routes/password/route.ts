@@ -70,7 +70,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       audit(request, 'password-changed', { userId: actor.user.id, forced: !session });
       if (session) {
         await app.sessions.registry.endUser(session.user.id, session.id);
-        return { message, user: session.user };
+        return { message, user: session.user, secondFactor: app.secondFactors.state(session) };
       }
 
       // Forced change: sign in again with the new password, then drop the ticket.
@@ -83,10 +83,11 @@ export default async function passwordRoutes(app: FastifyInstance) {
       );
       const user = presentUser(login.user);
       if (login.user.wbsUserInitPassword === 1) throw new ApiProblem('password-change-required');
+      const factor = await app.secondFactors.claimForSignIn(user);
       await app.sessions.registry.endUser(user.id);
-      await app.sessions.start(request, reply, user, login.token);
-      audit(request, 'sign-in');
-      return { message, user };
+      const started = await app.sessions.start(request, reply, user, login.token, factor);
+      audit(request, 'sign-in', { secondFactor: factor.s });
+      return { message, user, secondFactor: app.secondFactors.state(started) };
     },
   );
 

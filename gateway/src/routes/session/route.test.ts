@@ -118,7 +118,7 @@ describe('GET /api/v1/session', () => {
   it('answers a signed-out visitor with 200 and no user (not an error)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/session' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: null, passwordChangeRequired: false });
+    expect(res.json()).toEqual({ user: null, passwordChangeRequired: false, secondFactor: null });
   });
 
   const refused = async (cookieValueText: string) => {

@@ -32,7 +32,10 @@ export default async function sessionRoutes(app: FastifyInstance) {
       schema: routeSchema({
         summary: 'Masuk (sign in)',
         description:
-          'Sets the httpOnly cookie `wbs_session`. With an initial password no session starts: the reply is ' +
+          'Sets the httpOnly cookie `wbs_session`. `secondFactor.status` says whether the session still needs ' +
+          'its second factor (`verify`: POST /session/second-factor; `enrol`: the routes under ' +
+          '/account/second-factors); until then other routes answer 401 `second-factor-required`. ' +
+          'With an initial password no session starts: the reply is ' +
           '`{ passwordChangeRequired: true }` and a 10-minute single-use cookie `wbs_pwchange` accepted only by ' +
           'PUT /api/v1/password. Only failures count: after a few failures per username and client each ' +
           'attempt waits longer (429 `rate-limited` with `retry-after`); a username under attack from many ' +
@@ -78,10 +81,16 @@ export default async function sessionRoutes(app: FastifyInstance) {
         audit(request, 'sign-in-password-change-required', { userId: user.id, userType: user.userTypeId });
         return { passwordChangeRequired: true as const };
       }
-      await app.sessions.start(request, reply, user, login.token);
-      audit(request, 'sign-in');
+      const session = await app.sessions.start(
+        request,
+        reply,
+        user,
+        login.token,
+        await app.secondFactors.claimForSignIn(user),
+      );
+      audit(request, 'sign-in', { secondFactor: session.factor.s });
       if (!knownDevice) app.notices.signedInFromNewDevice(user);
-      return { user, deviceToken: nextDeviceToken };
+      return { user, deviceToken: nextDeviceToken, secondFactor: app.secondFactors.state(session) };
     },
   );
 
@@ -93,15 +102,20 @@ export default async function sessionRoutes(app: FastifyInstance) {
         summary: 'Pengguna yang sedang masuk',
         description:
           'Always 200: `user` is null for a signed-out visitor (or a cookie whose session ended); ' +
-          '`passwordChangeRequired` is true while a forced change of an initial password is pending.',
+          '`passwordChangeRequired` is true while a forced change of an initial password is pending; ' +
+          '`secondFactor` says where the session stands with its second factor (null when signed out).',
         tags,
         response: { 200: sessionStateReply },
       }),
     },
-    async (request) => ({
-      user: request.session?.user ?? null,
-      passwordChangeRequired: !request.session && request.holdsPasswordChangeTicket,
-    }),
+    async (request) => {
+      const session = app.sessions.current(request);
+      return {
+        user: session?.user ?? null,
+        passwordChangeRequired: !session && request.holdsPasswordChangeTicket,
+        secondFactor: session ? app.secondFactors.state(session) : null,
+      };
+    },
   );
 
   app.delete(
@@ -118,7 +132,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      const session = request.session;
+      const session = app.sessions.current(request);
       if (session) {
         try {
           await legacyLogout(request.legacy, session.auth);
