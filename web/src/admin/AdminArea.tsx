@@ -19,6 +19,7 @@ import { StatusListPage } from './StatusListPage.tsx';
 // Screens few users open load on demand: the admin area's own chunk stays as it was.
 const NoticePreferencesPage = lazy(() => import('./NoticePreferencesPage.tsx'));
 const DeadLettersPage = lazy(() => import('./DeadLettersPage.tsx'));
+const SecurityPage = lazy(() => import('../second-factor/SecurityPage.tsx'));
 
 /** A lazily loaded screen inside the layout: a spinner while it loads, Coba lagi if it cannot. */
 const onDemand = (node: ReactNode) => (
@@ -90,6 +91,7 @@ export default function AdminArea() {
         </Route>
         <Route path="/notifikasi">{onDemand(<NoticePreferencesPage />)}</Route>
         <Route path="/surel-gagal">{onDemand(<DeadLettersPage />)}</Route>
+        <Route path="/keamanan">{onDemand(<SecurityPage />)}</Route>
         <Route>
           <Redirect to={`~${target}`} replace />
         </Route>

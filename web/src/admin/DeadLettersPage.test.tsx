@@ -3,13 +3,10 @@
  * its own name) and since when in WIB; Kirim ulang asks first, then sends it back, says so and reads
  * the list again; Tidak sends nothing.
  */
-import { ChakraProvider } from '@chakra-ui/react';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { SWRConfig } from 'swr';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { system } from '../theme.ts';
-import { ConfirmProvider } from '../ui/ConfirmDialog.tsx';
-import { LoadingProvider } from '../ui/LoadingOverlay.tsx';
+import { fakeGateway } from '../test/fakeGateway.ts';
+import { cleanUp, renderWithProviders } from '../test/render.tsx';
 import { notify } from '../ui/toaster.tsx';
 import DeadLettersPage from './DeadLettersPage.tsx';
 import { mailQueueLabel } from './notices.ts';
@@ -29,49 +26,11 @@ const OTHER = {
   createdAt: '2026-05-04T21:05:00',
 };
 
-type Reply = { status: number; body: unknown };
-type Call = { method: string; path: string };
-
-function fakeGateway(routes: Record<string, () => Reply>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (request: Request) => {
-      const url = new URL(request.url);
-      const path = `${url.pathname}${url.search}`.replace('/api/v1', '');
-      calls.push({ method: request.method, path });
-      const route = routes[`${request.method} ${path}`];
-      const reply = route
-        ? route()
-        : { status: 404, body: { type: 'x/not-found', title: 'Data Tidak Ditemukan' } };
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': reply.status < 300 ? 'application/json' : 'application/problem+json' },
-      });
-    }),
-  );
-  return calls;
-}
-
 function renderPage() {
-  render(
-    <ChakraProvider value={system}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <LoadingProvider>
-          <ConfirmProvider>
-            <DeadLettersPage />
-          </ConfirmProvider>
-        </LoadingProvider>
-      </SWRConfig>
-    </ChakraProvider>,
-  );
+  renderWithProviders(<DeadLettersPage />);
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.clearAllMocks();
-});
+afterEach(cleanUp);
 
 describe('Surel Gagal Terkirim', () => {
   it('names each queue in plain words (others as they are) and since when', async () => {

@@ -4,14 +4,12 @@
  * its notice read and opens its case, Tandai semua dibaca clears the count, and a gateway that cannot
  * answer leaves the bell in place with a short note instead of a list.
  */
-import { ChakraProvider } from '@chakra-ui/react';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { wibWallTime } from '@wbs/shared/handling-clock';
-import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import { system } from '../theme.ts';
+import { Route } from 'wouter';
+import { fakeGateway, ok, type Reply, type Routes } from '../test/fakeGateway.ts';
+import { cleanUp, renderAt } from '../test/render.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { BELL_REFRESH_MS, NoticeBell } from './NoticeBell.tsx';
 
@@ -49,65 +47,32 @@ const DEVICE = {
   read: false,
 };
 
-type Reply = { status: number; body: unknown };
-type Call = { method: string; path: string; body: unknown };
-
-function fakeGateway(routes: Record<string, (body: unknown) => Reply>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (request: Request) => {
-      const url = new URL(request.url);
-      const path = `${url.pathname}${url.search}`.replace('/api/v1', '');
-      const text = await request.text();
-      const body = text ? JSON.parse(text) : null;
-      calls.push({ method: request.method, path, body });
-      const route = routes[`${request.method} ${path}`];
-      const reply = route
-        ? route(body)
-        : { status: 503, body: { type: 'x/busy', title: 'Layanan sedang sibuk', detail: 'Coba lagi' } };
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': reply.status < 300 ? 'application/json' : 'application/problem+json' },
-      });
-    }),
-  );
-  return calls;
-}
-
-const ok = (body: unknown) => () => ({ status: 200, body });
+/** A gateway that is busy for every call its routes do not name (the bell's failure is a refusal). */
+const BUSY: Reply = {
+  status: 503,
+  body: { type: 'x/busy', title: 'Layanan sedang sibuk', detail: 'Coba lagi' },
+};
+const busyGateway = (routes: Routes) => fakeGateway(routes, { otherwise: BUSY });
 
 /** The bell by its name; while the panel is open the page behind it is hidden from the tree (modal). */
 const bellNamed = (name: string) => screen.findByRole('button', { name, hidden: true });
 
 function renderBell() {
-  const location = memoryLocation({ path: '/admin/dashboard', record: true });
-  render(
-    <ChakraProvider value={system}>
-      {/* As the app's own: a failed load is reported as a snackbar unless the hook says otherwise. */}
-      <SWRConfig
-        value={{ provider: () => new Map(), dedupingInterval: 0, onError: (error) => notify.problem(error) }}
-      >
-        <Router hook={location.hook}>
-          <Route path="/admin" nest>
-            <NoticeBell />
-          </Route>
-        </Router>
-      </SWRConfig>
-    </ChakraProvider>,
+  return renderAt(
+    '/admin/dashboard',
+    <Route path="/admin" nest>
+      <NoticeBell />
+    </Route>,
+    // As the app's own: a failed load is reported as a snackbar unless the hook says otherwise.
+    { loading: false, confirm: false, swr: { onError: (error) => notify.problem(error) } },
   );
-  return location;
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.clearAllMocks();
-});
+afterEach(cleanUp);
 
 describe('the bell', () => {
   it('names the unread count, lists the notices newest first and loads the older page', async () => {
-    const calls = fakeGateway({
+    const calls = busyGateway({
       'GET /notices': ok({ items: [NEW_REPORT, MESSAGE], unread: 3, more: true }),
       'GET /notices?before=39': ok({ items: [DEVICE], unread: 3, more: false }),
     });
@@ -135,7 +100,7 @@ describe('the bell', () => {
 
   it('a row marks its notice read and opens its case; one without a case is only marked read', async () => {
     let unread = 2;
-    const calls = fakeGateway({
+    const calls = busyGateway({
       'GET /notices': ok({ items: [NEW_REPORT, DEVICE], unread, more: false }),
       'POST /notices/read': (body) => {
         unread -= (body as { ids: number[] }).ids.length;
@@ -164,7 +129,7 @@ describe('the bell', () => {
   });
 
   it('Tandai semua dibaca clears the count; with nothing left it is disabled', async () => {
-    const calls = fakeGateway({
+    const calls = busyGateway({
       'GET /notices': ok({ items: [NEW_REPORT, MESSAGE], unread: 1, more: false }),
       'POST /notices/read': ok({ unread: 0 }),
     });
@@ -185,7 +150,7 @@ describe('the bell', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       let unread = 1;
-      const calls = fakeGateway({
+      const calls = busyGateway({
         'GET /notices': () => ({ status: 200, body: { items: [NEW_REPORT], unread, more: false } }),
       });
       renderBell();
@@ -208,7 +173,7 @@ describe('the bell', () => {
   });
 
   it('an empty list says so', async () => {
-    fakeGateway({ 'GET /notices': ok({ items: [], unread: 0, more: false }) });
+    busyGateway({ 'GET /notices': ok({ items: [], unread: 0, more: false }) });
     renderBell();
     fireEvent.click(await screen.findByRole('button', { name: 'Notifikasi' }));
     const panel = await screen.findByRole('dialog', { name: 'Notifikasi' });
@@ -216,7 +181,7 @@ describe('the bell', () => {
   });
 
   it('a gateway that cannot answer leaves the bell, without a snackbar, and the list says it could not load', async () => {
-    const calls = fakeGateway({});
+    const calls = busyGateway({});
     renderBell();
     const bell = await screen.findByRole('button', { name: 'Notifikasi' });
     await waitFor(() => expect(calls.some((c) => c.path === '/notices')).toBe(true));

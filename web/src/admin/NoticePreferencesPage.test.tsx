@@ -3,13 +3,11 @@
  * notice fixed at Segera with its note, the no-e-mail note, and Simpan sending every choice but the
  * locked one, then the gateway's message as a snackbar (and its problem when it refuses).
  */
-import { ChakraProvider } from '@chakra-ui/react';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { NOTICE_KINDS } from '@wbs/shared/notices';
-import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { system } from '../theme.ts';
-import { LoadingProvider } from '../ui/LoadingOverlay.tsx';
+import { fakeGateway, ok } from '../test/fakeGateway.ts';
+import { cleanUp, renderWithProviders } from '../test/render.tsx';
 import { notify } from '../ui/toaster.tsx';
 import NoticePreferencesPage from './NoticePreferencesPage.tsx';
 
@@ -26,51 +24,12 @@ const PREFERENCES = {
   hasEmail: true,
 };
 
-type Reply = { status: number; body: unknown };
-type Call = { method: string; path: string; body: unknown };
-
-function fakeGateway(routes: Record<string, (body: unknown) => Reply>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (request: Request) => {
-      const url = new URL(request.url);
-      const path = `${url.pathname}${url.search}`.replace('/api/v1', '');
-      const text = await request.text();
-      const body = text ? JSON.parse(text) : null;
-      calls.push({ method: request.method, path, body });
-      const route = routes[`${request.method} ${path}`];
-      const reply = route
-        ? route(body)
-        : { status: 404, body: { type: 'x/not-found', title: 'Data Tidak Ditemukan' } };
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': reply.status < 300 ? 'application/json' : 'application/problem+json' },
-      });
-    }),
-  );
-  return calls;
-}
-
-const ok = (body: unknown) => () => ({ status: 200, body });
-
 function renderPage() {
-  render(
-    <ChakraProvider value={system}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <LoadingProvider>
-          <NoticePreferencesPage />
-        </LoadingProvider>
-      </SWRConfig>
-    </ChakraProvider>,
-  );
+  // Simpan asks nothing first: the page is tested without the confirm dialog.
+  renderWithProviders(<NoticePreferencesPage />, { confirm: false });
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.clearAllMocks();
-});
+afterEach(cleanUp);
 
 const group = (name: string) => screen.getByRole('radiogroup', { name });
 const radio = (groupName: string, mode: string) =>

@@ -1,6 +1,8 @@
 import { SimpleGrid } from '@chakra-ui/react';
 import { companySchema, partnerSchema } from '@wbs/shared';
 import { type ApiBody, type ApiReply, api, read, withId } from '../api/client.ts';
+import type { ResettableAccount } from '../second-factor/calls.ts';
+import { ResetSecondFactorButton } from '../second-factor/ResetSecondFactorButton.tsx';
 import { validate } from '../ui/validate.ts';
 import {
   type MasterForm,
@@ -124,7 +126,7 @@ function PartnerForm(props: MasterFormProps<Organisation, ApiBody<'post', '/api/
     validate: ({ partnerId: _none, ...values }) => validate(partnerSchema, values),
     accountOf: (v) => v.username.trim(),
   });
-  return <OrganisationFields form={form} load={load} props={props} />;
+  return <OrganisationFields form={form} load={load} props={props} account="partners" />;
 }
 
 function CompanyForm(props: MasterFormProps<Organisation, ApiBody<'post', '/api/v1/companies'>>) {
@@ -135,7 +137,7 @@ function CompanyForm(props: MasterFormProps<Organisation, ApiBody<'post', '/api/
     accountOf: (v) => v.username.trim(),
   });
   return (
-    <OrganisationFields form={form} load={load} props={props}>
+    <OrganisationFields form={form} load={load} props={props} account="companies">
       <MasterSelectField
         form={form}
         name="partnerId"
@@ -153,12 +155,22 @@ function OrganisationFields<B>(props: {
   form: MasterForm<Values>;
   load: MasterLoad;
   props: MasterFormProps<Organisation, B>;
+  /** The sign-in account's kind, for Reset Faktor Kedua in View. */
+  account: ResettableAccount;
   children?: React.ReactNode;
 }) {
   const { form } = props;
+  const { mode } = props.props;
   const provinceId = form.values.provinceId;
   return (
-    <MasterFormFrame form={form} screen={props.props} load={props.load}>
+    <MasterFormFrame
+      form={form}
+      screen={props.props}
+      load={props.load}
+      extra={
+        mode.kind === 'view' ? <ResetSecondFactorButton kind={props.account} id={mode.row.id} /> : undefined
+      }
+    >
       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
         <MasterTextField form={form} name="name" label="Nama" maxLength={50} />
         <MasterTextField form={form} name="phone" label="No. Telepon" maxLength={50} inputMode="numeric" />

@@ -1,6 +1,7 @@
 import { Button, SimpleGrid } from '@chakra-ui/react';
 import { analystSchema, DEFAULT_ROLE_ID, partnerStaffSchema } from '@wbs/shared';
 import { type ApiBody, type ApiReply, api, read, withId } from '../api/client.ts';
+import { ResetSecondFactorButton } from '../second-factor/ResetSecondFactorButton.tsx';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
@@ -170,11 +171,19 @@ function StaffForm<B>({
       screen={props}
       load={load}
       extra={
-        resetAllowed ? (
-          <Button type="button" variant="outline" onClick={() => void resetPassword()}>
-            Reset Password
-          </Button>
-        ) : undefined
+        <>
+          {mode.kind === 'view' && (
+            <ResetSecondFactorButton
+              kind={kind === 'analyst' ? 'analysts' : 'partner-staff'}
+              id={mode.row.id}
+            />
+          )}
+          {resetAllowed && (
+            <Button type="button" variant="outline" onClick={() => void resetPassword()}>
+              Reset Password
+            </Button>
+          )}
+        </>
       }
       aside={
         record?.initialPassword && record.password ? (

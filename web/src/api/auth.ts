@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { api } from './client.ts';
-import { forcedPasswordChange, useClearSession } from './session.ts';
+import { forcedPasswordChange, secondFactorReturn, useClearSession } from './session.ts';
 
 export { forcedPasswordChange };
 
@@ -44,6 +44,7 @@ export function useEndSession() {
       // the gateway clears the cookie even when the legacy logout fails
     } finally {
       forcedPasswordChange.set(false);
+      secondFactorReturn.take(); // the next user of this tab starts on its own screen
       await clear();
     }
   }, [clear]);

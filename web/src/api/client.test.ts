@@ -6,6 +6,7 @@ import {
   errorFromResponse,
   fileNameFromDisposition,
   read,
+  setStepUpHandler,
   setUnauthorizedHandler,
 } from './client.ts';
 
@@ -15,7 +16,15 @@ const problem = (status: number, body: object) =>
 afterEach(() => {
   vi.unstubAllGlobals();
   setUnauthorizedHandler(null);
+  setStepUpHandler(null);
 });
+
+const stepUpRequired = () =>
+  problem(401, {
+    type: 'https://wbs.example/problems/step-up-required',
+    title: 'Untuk tindakan ini, verifikasi ulang dengan faktor kedua Anda',
+    status: 401,
+  });
 
 describe('api client', () => {
   it('parses a legacy warning problem into severity and messages', async () => {
@@ -216,5 +225,125 @@ describe('api client', () => {
       'AllCases - 1.xlsx',
     );
     expect(fileNameFromDisposition(null)).toBeNull();
+  });
+
+  it('a 401 second-factor-required goes to the handler (the pending step), a refused code does not', async () => {
+    let reply = problem(401, { type: 'https://wbs.example/problems/second-factor-required', status: 401 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply.clone()),
+    );
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    const error = (await api.GET('/api/v1/case-statuses').catch((e: unknown) => e)) as ApiError;
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(handler.mock.calls[0]?.[0]).toBe(error);
+    expect(error.type).toBe('second-factor-required');
+    expect(error.handled).toBe(true);
+    // A wrong code is an answer of the second-factor step, whatever its status: the session lives on.
+    reply = problem(401, { type: 'https://wbs.example/problems/second-factor-failed', detail: 'Salah' });
+    await api
+      .POST('/api/v1/session/second-factor', { body: { method: 'totp', code: '123456' } })
+      .catch(() => undefined);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('step-up', () => {
+  it('asks for the factor on a 401 step-up-required, then sends the same request once more', async () => {
+    const bodies: string[] = [];
+    let asked = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        bodies.push(await request.text());
+        return bodies.length === 1 ? stepUpRequired() : Response.json({ phone: '0812', email: 'a@b.co' });
+      }),
+    );
+    const unauthorized = vi.fn();
+    setUnauthorizedHandler(unauthorized);
+    setStepUpHandler(async (error) => {
+      asked++;
+      expect(error.type).toBe('step-up-required');
+      return true;
+    });
+    const reply = await api.POST('/api/v1/cases/{id}/contact-reveal', {
+      params: { path: { id: '7' } },
+      body: { reason: 'Perlu menghubungi pelapor untuk klarifikasi' },
+    });
+    expect(reply).toEqual({ phone: '0812', email: 'a@b.co' });
+    expect(asked).toBe(1);
+    expect(bodies).toEqual([bodies[0], bodies[0]]);
+    expect(JSON.parse(bodies[0] ?? '')).toEqual({ reason: 'Perlu menghubungi pelapor untuk klarifikasi' });
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
+
+  it('retries a download the same way', async () => {
+    let calls = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        ++calls === 1
+          ? stepUpRequired()
+          : new Response('x', {
+              headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="a.csv"' },
+            }),
+      ),
+    );
+    setStepUpHandler(async () => true);
+    const file = await download.GET('/api/v1/audit-trail/export', {
+      params: { query: { from: '2026-05-01', to: '2026-05-31' } },
+    });
+    expect(file.fileName).toBe('a.csv');
+    expect(calls).toBe(2);
+  });
+
+  it('declined: the call fails quietly (handled), and is not sent again', async () => {
+    const fetchMock = vi.fn(async () => stepUpRequired());
+    vi.stubGlobal('fetch', fetchMock);
+    const unauthorized = vi.fn();
+    setUnauthorizedHandler(unauthorized);
+    setStepUpHandler(async () => false);
+    const error = (await download
+      .POST('/api/v1/cases/export', { body: { from: '2026-05-01', to: '2026-05-31' } })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.type).toBe('step-up-required');
+    expect(error.handled).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // Never a sign-out: the session is fine, it only wants a recent factor.
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
+
+  it('asks once for calls that need it together, and asks only once per call', async () => {
+    const seen = new Map<string, number>();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        const path = new URL(request.url).pathname;
+        const count = (seen.get(path) ?? 0) + 1;
+        seen.set(path, count);
+        // The first call is refused again after the factor: its error is shown, not a second prompt.
+        if (path.endsWith('/7/contact-reveal')) return stepUpRequired();
+        return count === 1 ? stepUpRequired() : Response.json({ phone: null, email: null });
+      }),
+    );
+    let release: (ok: boolean) => void = () => undefined;
+    const handler = vi.fn(() => new Promise<boolean>((resolve) => (release = resolve)));
+    setStepUpHandler(handler);
+    const body = { reason: 'Perlu menghubungi pelapor untuk klarifikasi' };
+    const first = api
+      .POST('/api/v1/cases/{id}/contact-reveal', { params: { path: { id: '7' } }, body })
+      .catch((e: unknown) => e);
+    const second = api.POST('/api/v1/cases/{id}/contact-reveal', { params: { path: { id: '8' } }, body });
+    await vi.waitFor(() => expect(handler).toHaveBeenCalledTimes(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(handler).toHaveBeenCalledTimes(1);
+    release(true);
+    await expect(second).resolves.toEqual({ phone: null, email: null });
+    const error = (await first) as ApiError;
+    expect(error.type).toBe('step-up-required');
+    expect(error.handled).toBe(false);
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,7 +8,10 @@
  * Every failure becomes an `ApiError`: RFC 9457 problem+json bodies are parsed into status, type,
  * severity, messages and field errors; a request that never got an answer becomes status 0 with
  * the spec's 'Network Error'. A 401 from a call made on behalf of a signed-in user is reported to
- * the handler the app registers (it clears the session cache and returns to /).
+ * the handler the app registers (it clears the session cache and returns to /, or, for a sign-in
+ * whose second step is pending, shows that step). A 401 `step-up-required` (an action that wants a
+ * recent second factor) goes to the step-up handler instead: it asks for the factor, and the same
+ * request is sent once more, so the screen that made it never notices.
  */
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import createClient, {
@@ -159,11 +162,41 @@ export type CallOptions = {
   authRedirect?: boolean;
 };
 
+/**
+ * 401s that belong to a live session's second factor, not to its end: the step-up prompt's own
+ * (handled in `send`) and a refused code or passkey (an ordinary answer of the second-factor step).
+ * `second-factor-required` does reach the handler, which shows the pending step instead of signing out.
+ */
+const SESSION_LIVES = new Set(['step-up-required', 'second-factor-failed']);
+
 function report401(error: ApiError, options: CallOptions): void {
   if (options.authRedirect === false || !unauthorizedHandler) return;
   if (error.status !== 401 && error.type !== 'password-change-required') return;
+  if (SESSION_LIVES.has(error.type)) return;
   error.handled = true;
   unauthorizedHandler(error);
+}
+
+/** Asks for a second factor; true once it was given, false when the user declined. */
+type StepUpHandler = (error: ApiError) => Promise<boolean>;
+let stepUpHandler: StepUpHandler | null = null;
+let stepUpPending: Promise<boolean> | null = null;
+
+/**
+ * The app registers the prompt of a 401 `step-up-required` (Verifikasi Ulang). Calls that need it
+ * at the same time share one prompt.
+ */
+export function setStepUpHandler(handler: StepUpHandler | null): void {
+  stepUpHandler = handler;
+}
+
+function stepUp(handler: StepUpHandler, error: ApiError): Promise<boolean> {
+  stepUpPending ??= handler(error)
+    .catch(() => false)
+    .finally(() => {
+      stepUpPending = null;
+    });
+  return stepUpPending;
 }
 
 async function safeText(response: Response): Promise<string> {
@@ -176,7 +209,7 @@ async function safeText(response: Response): Promise<string> {
 
 // ---- Types of a call, from the document ------------------------------------------------------
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Api = Client<paths>;
 
 /** The document's paths (with `/api/v1`, `{id}` placeholders) that answer `method`. */
@@ -237,9 +270,30 @@ type AnyInit = CallOptions & { headers?: Record<string, string>; [option: string
 /**
  * Sends one request of the document: a JSON call (`Accept: application/json`, reply parsed) or a
  * download (reply as a Blob). Errors: an ApiError of the reply, 502 for a 2xx that is not JSON,
- * Network Error when no answer came; an abort is passed on as it is.
+ * Network Error when no answer came; an abort is passed on as it is. A 401 `step-up-required` asks
+ * for the second factor and sends the request once more; declined, the call fails quietly (its
+ * error is marked handled: nobody asked for a message).
  */
 async function send(
+  method: Method,
+  path: string,
+  init: AnyInit | undefined,
+  parseAs: 'json' | 'blob',
+): Promise<{ data: unknown; response: Response }> {
+  try {
+    return await sendOnce(method, path, init, parseAs);
+  } catch (error) {
+    const handler = stepUpHandler;
+    if (!(error instanceof ApiError) || error.type !== 'step-up-required' || !handler) throw error;
+    if (!(await stepUp(handler, error))) {
+      error.handled = true;
+      throw error;
+    }
+  }
+  return sendOnce(method, path, init, parseAs);
+}
+
+async function sendOnce(
   method: Method,
   path: string,
   init: AnyInit | undefined,
@@ -288,6 +342,7 @@ export const api = {
   GET: jsonCall('get'),
   POST: jsonCall('post'),
   PUT: jsonCall('put'),
+  PATCH: jsonCall('patch'),
   DELETE: jsonCall('delete'),
 };
 

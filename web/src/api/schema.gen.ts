@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Pengguna yang sedang masuk
-         * @description Always 200: `user` is null for a signed-out visitor (or a cookie whose session ended); `passwordChangeRequired` is true while a forced change of an initial password is pending.
+         * @description Always 200: `user` is null for a signed-out visitor (or a cookie whose session ended); `passwordChangeRequired` is true while a forced change of an initial password is pending; `secondFactor` says where the session stands with its second factor (null when signed out).
          *
          *     Siapa boleh memanggil (public): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
@@ -21,7 +21,7 @@ export interface paths {
         put?: never;
         /**
          * Masuk (sign in)
-         * @description Sets the httpOnly cookie `wbs_session`. With an initial password no session starts: the reply is `{ passwordChangeRequired: true }` and a 10-minute single-use cookie `wbs_pwchange` accepted only by PUT /api/v1/password. Only failures count: after a few failures per username and client each attempt waits longer (429 `rate-limited` with `retry-after`); a username under attack from many clients is slowed for unknown browsers. Every failure is answered after the same minimum time.
+         * @description Sets the httpOnly cookie `wbs_session`. `secondFactor.status` says whether the session still needs its second factor (`verify`: POST /session/second-factor; `enrol`: the routes under /account/second-factors); until then other routes answer 401 `second-factor-required`. With an initial password no session starts: the reply is `{ passwordChangeRequired: true }` and a 10-minute single-use cookie `wbs_pwchange` accepted only by PUT /api/v1/password. Only failures count: after a few failures per username and client each attempt waits longer (429 `rate-limited` with `retry-after`); a username under attack from many clients is slowed for unknown browsers. Every failure is answered after the same minimum time.
          *
          *     Siapa boleh memanggil (public): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
@@ -33,6 +33,198 @@ export interface paths {
          *     Siapa boleh memanggil (public): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
         delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/second-factor/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tantangan passkey untuk verifikasi dua langkah
+         * @description Options for `navigator.credentials.get` listing the account’s passkeys; the challenge is kept five minutes for this session and answers once. 400 `second-factor-failed` when the account has no passkey.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postSessionSecondFactorChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verifikasi dua langkah
+         * @description Completes a sign-in whose `secondFactor.status` is `verify`, or renews the step-up of a full session: a TOTP code (each time step once), a recovery code (once) or a passkey assertion (to the last challenge of this session). Re-issues `wbs_session`. A refusal is 400 `second-factor-failed`, answered after the same minimum time; repeated refusals are slowed per user and client and per user (429 `rate-limited` with `retry-after`).
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postSessionSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/second-factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Faktor kedua saya
+         * @description The session’s own factors: TOTP (whether, since when), passkeys, recovery codes left.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        get: operations["getAccountSecondFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/second-factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Konfirmasi aplikasi autentikator
+         * @description Confirms the waiting secret with a current code. The account’s first factor brings ten recovery codes, shown only in this reply. 400 `second-factor-failed` for a wrong code.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        put: operations["putAccountSecondFactorsTotp"];
+        /**
+         * Mulai pendaftaran aplikasi autentikator
+         * @description A new TOTP secret waiting for its first code (PUT), replacing one still waiting. 409 `conflict` when the account has a confirmed one (remove it first).
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postAccountSecondFactorsTotp"];
+        /**
+         * Hapus aplikasi autentikator
+         * @description 409 `last-factor-required` when it is the last factor of an account that must have one.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        delete: operations["deleteAccountSecondFactorsTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/second-factors/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opsi pendaftaran passkey
+         * @description Options for `navigator.credentials.create` (the account’s passkeys excluded); the challenge is kept five minutes for this session and answers once.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postAccountSecondFactorsPasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/second-factors/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Daftarkan passkey
+         * @description Registers the passkey that answers this session’s last registration challenge. The account’s first factor brings ten recovery codes, shown only in this reply. 400 `second-factor-failed` for a response that does not answer the challenge; 409 `conflict` for a passkey registered already.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postAccountSecondFactorsPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/second-factors/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Hapus passkey
+         * @description Another user’s passkey id is 404. 409 `last-factor-required` when it is the last factor of an account that must have one.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        delete: operations["deleteAccountSecondFactorsPasskeysById"];
+        options?: never;
+        head?: never;
+        /**
+         * Ubah nama passkey
+         * @description Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        patch: operations["patchAccountSecondFactorsPasskeysById"];
+        trace?: never;
+    };
+    "/api/v1/account/second-factors/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buat kode pemulihan baru
+         * @description Ten new recovery codes, shown only in this reply; the old ones stop working. 409 `second-factor-missing` for an account without a factor.
+         *
+         *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postAccountSecondFactorsRecoveryCodes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -428,6 +620,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners/{id}/second-factor-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset faktor kedua akun partner
+         * @description Removes every second factor and recovery code of the account and ends its sessions: the user enrols again at the next sign-in. An audit event.
+         *
+         *     Siapa boleh memanggil (partners:manage): 1 Administrator.
+         */
+        post: operations["postPartnersByIdSecondFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/options": {
         parameters: {
             query?: never;
@@ -502,6 +716,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/{id}/second-factor-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset faktor kedua akun perusahaan
+         * @description Removes every second factor and recovery code of the account and ends its sessions: the user enrols again at the next sign-in. An audit event.
+         *
+         *     Siapa boleh memanggil (companies:manage): 1 Administrator.
+         */
+        post: operations["postCompaniesByIdSecondFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partner-staff": {
         parameters: {
             query?: never;
@@ -549,6 +785,28 @@ export interface paths {
          * @description Siapa boleh memanggil (partner-staff:manage): 3 Partner.
          */
         delete: operations["deletePartnerStaffById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partner-staff/{id}/second-factor-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset faktor kedua staff partner
+         * @description Removes every second factor and recovery code of the account and ends its sessions: the user enrols again at the next sign-in. An audit event.
+         *
+         *     Siapa boleh memanggil (partner-staff:manage): 3 Partner.
+         */
+        post: operations["postPartnerStaffByIdSecondFactorReset"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -621,6 +879,28 @@ export interface paths {
          * @description Siapa boleh memanggil (analysts:manage): 2 Admin Perusahaan.
          */
         delete: operations["deleteAnalystsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analysts/{id}/second-factor-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset faktor kedua analis
+         * @description Removes every second factor and recovery code of the account and ends its sessions: the user enrols again at the next sign-in. An audit event.
+         *
+         *     Siapa boleh memanggil (analysts:manage): 2 Admin Perusahaan.
+         */
+        post: operations["postAnalystsByIdSecondFactorReset"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1511,7 +1791,7 @@ export interface components {
         /** @description RFC 9457 problem details; `title` and `detail` are Indonesian. */
         Problem: {
             /** @enum {string} */
-            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
+            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
             /** @description What went wrong in general; the same for every problem of a type. */
             title: string;
             status: number;
@@ -1546,6 +1826,14 @@ export interface components {
                 staffId: number | null;
             };
             deviceToken?: string;
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            };
         } | {
             /** @enum {unknown} */
             passwordChangeRequired: true;
@@ -1566,6 +1854,123 @@ export interface components {
                 staffId: number | null;
             } | null;
             passwordChangeRequired: boolean;
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            } | null;
+        };
+        PasskeyOptionsReply: {
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        SecondFactorVerifyRequest: {
+            /** @enum {unknown} */
+            method: "totp";
+            code: string;
+        } | {
+            /** @enum {unknown} */
+            method: "recovery";
+            code: string;
+        } | {
+            /** @enum {unknown} */
+            method: "passkey";
+            response: {
+                id: string;
+                rawId: string;
+                /** @enum {unknown} */
+                type: "public-key";
+                response: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        SecondFactorStateReply: {
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            };
+        };
+        OwnSecondFactorsReply: {
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            };
+            totp: {
+                /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+                createdAt: string;
+            } | null;
+            passkeys: {
+                id: string;
+                name: string;
+                /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+                createdAt: string;
+                lastUsedAt: string | null;
+            }[];
+        };
+        TotpEnrolmentReply: {
+            secret: string;
+            otpauthUri: string;
+            qrSvg: string;
+        };
+        TotpConfirmRequest: {
+            code: string;
+        };
+        FactorAddedReply: {
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            };
+            recoveryCodes: string[] | null;
+        };
+        PasskeyRegisterRequest: {
+            name: string;
+            response: {
+                id: string;
+                rawId: string;
+                /** @enum {unknown} */
+                type: "public-key";
+                response: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        PasskeyRenameRequest: {
+            name: string;
+        };
+        PasskeyItem: {
+            id: string;
+            name: string;
+            /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        RecoveryCodesReply: {
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
+            };
+            recoveryCodes: string[];
         };
         ChangePasswordRequest: {
             oldPassword: string;
@@ -1587,6 +1992,14 @@ export interface components {
                 caseLineId: number | null;
                 whistleblowerId: number | null;
                 staffId: number | null;
+            };
+            secondFactor: {
+                /** @enum {string} */
+                status: "verify" | "enrol" | "done";
+                required: boolean;
+                methods: ("totp" | "passkey")[];
+                recoveryCodesLeft: number;
+                stepUpUntil: string | null;
             };
         };
         ForgotPasswordRequest: {
@@ -2257,7 +2670,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Other client problems: `validation` (400), `bad-request` (400), `unauthorized` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
+        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
         ClientProblem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2356,7 +2769,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "user": null,
-                     *       "passwordChangeRequired": false
+                     *       "passwordChangeRequired": false,
+                     *       "secondFactor": null
                      *     }
                      */
                     "application/json": components["schemas"]["SessionStateReply"];
@@ -2413,6 +2827,16 @@ export interface operations {
                      *         "caseLineId": null,
                      *         "whistleblowerId": null,
                      *         "staffId": null
+                     *       },
+                     *       "secondFactor": {
+                     *         "status": "verify",
+                     *         "required": true,
+                     *         "methods": [
+                     *           "totp",
+                     *           "passkey"
+                     *         ],
+                     *         "recoveryCodesLeft": 9,
+                     *         "stepUpUntil": null
                      *       }
                      *     }
                      */
@@ -2448,6 +2872,364 @@ export interface operations {
                 };
                 content?: never;
             };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postSessionSecondFactorChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postSessionSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorStateReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getAccountSecondFactors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnSecondFactorsReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    putAccountSecondFactorsTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorAddedReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postAccountSecondFactorsTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolmentReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    deleteAccountSecondFactorsTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorStateReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postAccountSecondFactorsPasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postAccountSecondFactorsPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorAddedReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    deleteAccountSecondFactorsPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorStateReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    patchAccountSecondFactorsPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRenameRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyItem"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postAccountSecondFactorsRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
@@ -3220,6 +4002,40 @@ export interface operations {
             "5XX": components["responses"]["ServerProblem"];
         };
     };
+    postPartnersByIdSecondFactorReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
     getCompaniesOptions: {
         parameters: {
             query?: never;
@@ -3428,6 +4244,40 @@ export interface operations {
             "5XX": components["responses"]["ServerProblem"];
         };
     };
+    postCompaniesByIdSecondFactorReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
     getPartnerStaff: {
         parameters: {
             query?: {
@@ -3573,6 +4423,40 @@ export interface operations {
         };
     };
     deletePartnerStaffById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postPartnerStaffByIdSecondFactorReset: {
         parameters: {
             query?: never;
             header?: {
@@ -3785,6 +4669,40 @@ export interface operations {
         };
     };
     deleteAnalystsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postAnalystsByIdSecondFactorReset: {
         parameters: {
             query?: never;
             header?: {

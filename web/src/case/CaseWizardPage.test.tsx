@@ -1,10 +1,7 @@
-import { ChakraProvider } from '@chakra-ui/react';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { SWRConfig } from 'swr';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { system } from '../theme.ts';
-import { ConfirmProvider } from '../ui/ConfirmDialog.tsx';
-import { LoadingProvider } from '../ui/LoadingOverlay.tsx';
+import { fakeGateway } from '../test/fakeGateway.ts';
+import { cleanUp, renderWithProviders } from '../test/render.tsx';
 import CaseWizardPage from './CaseWizardPage.tsx';
 
 vi.mock('../ui/toaster.tsx', () => ({
@@ -13,31 +10,15 @@ vi.mock('../ui/toaster.tsx', () => ({
 }));
 
 function renderWizard() {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (request: Request) => {
-      if (request.url.endsWith('/session'))
-        return new Response('{}', { status: 401, headers: { 'content-type': 'application/problem+json' } });
-      return Response.json({ items: [{ id: 31, name: 'DKI Jakarta' }] });
-    }),
+  fakeGateway(
+    { 'GET /session': () => ({ status: 401, body: {} }) },
+    // A guest; every other read (provinces, cities) gets the same one-province list.
+    { otherwise: { status: 200, body: { items: [{ id: 31, name: 'DKI Jakarta' }] } } },
   );
-  return render(
-    <ChakraProvider value={system}>
-      <SWRConfig value={{ provider: () => new Map() }}>
-        <LoadingProvider>
-          <ConfirmProvider>
-            <CaseWizardPage />
-          </ConfirmProvider>
-        </LoadingProvider>
-      </SWRConfig>
-    </ChakraProvider>,
-  );
+  return renderWithProviders(<CaseWizardPage />);
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUp);
 
 describe('report wizard (rendered)', () => {
   it('shows the step-0 messages under the fields on Next and stays on the step', async () => {

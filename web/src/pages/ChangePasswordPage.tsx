@@ -1,10 +1,10 @@
 import { Button, Stack, Text } from '@chakra-ui/react';
-import { changePasswordSchema, targetAfterLogin } from '@wbs/shared';
+import { changePasswordSchema, SECOND_FACTOR_PATHS, targetAfterLogin } from '@wbs/shared';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { forcedPasswordChange } from '../api/auth.ts';
 import { ApiError, api } from '../api/client.ts';
-import { useSession } from '../api/session.ts';
+import { pendingStep, secondFactorReturn, useSession } from '../api/session.ts';
 import { asUser } from '../api/types.ts';
 import { AuthCard } from '../ui/AuthCard.tsx';
 import { FormField } from '../ui/FormField.tsx';
@@ -46,10 +46,16 @@ export default function ChangePasswordPage() {
       notify.success(reply.message);
       const renewed = reply.user ? asUser(reply.user) : null;
       const signedIn = renewed ?? user;
-      if (renewed) await mutate(renewed, { revalidate: false });
+      const session = renewed ? { user: renewed, secondFactor: reply.secondFactor } : null;
+      if (session) await mutate(session, { revalidate: false });
       setValues({ oldPassword: '', newPassword: '', confirmNewPassword: '' });
-      // Spec section 4: after a forced change the product signs in again and goes to /.
-      if (forced && renewed) navigate('/');
+      // Spec section 4: after a forced change the product signs in again and goes to /; the new session
+      // may still owe its second factor, given (or enrolled) first.
+      const pending = pendingStep(session);
+      if (pending) {
+        if (forced) secondFactorReturn.set('/');
+        navigate(SECOND_FACTOR_PATHS[pending]);
+      } else if (forced && renewed) navigate('/');
       else navigate(signedIn ? targetAfterLogin(signedIn.userTypeId) : '/auth/login');
     } catch (error) {
       if (error instanceof ApiError) {

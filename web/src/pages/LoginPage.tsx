@@ -1,10 +1,16 @@
 import { Button, Link as ChakraLink, Input, Stack } from '@chakra-ui/react';
-import { loginSchema, PROBLEM_MESSAGES, targetAfterLogin, UI_MESSAGES } from '@wbs/shared';
+import {
+  loginSchema,
+  PROBLEM_MESSAGES,
+  SECOND_FACTOR_PATHS,
+  targetAfterLogin,
+  UI_MESSAGES,
+} from '@wbs/shared';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { deviceToken, forcedPasswordChange } from '../api/auth.ts';
 import { ApiError, api } from '../api/client.ts';
-import { useSession } from '../api/session.ts';
+import { pendingStep, useSession } from '../api/session.ts';
 import { asUser } from '../api/types.ts';
 import { AuthCard } from '../ui/AuthCard.tsx';
 import { FormField } from '../ui/FormField.tsx';
@@ -41,7 +47,11 @@ export default function LoginPage() {
         forcedPasswordChange.set(false);
         deviceToken.set(reply.deviceToken);
         const user = asUser(reply.user);
-        await mutate(user, { revalidate: false });
+        const session = { user, secondFactor: reply.secondFactor };
+        await mutate(session, { revalidate: false });
+        // The password was the first step: the second (a factor, or adding the first one) comes next.
+        const pending = pendingStep(session);
+        if (pending) return navigate(SECOND_FACTOR_PATHS[pending]);
         // Spec §4: the success message (the legacy's 'Login berhasil'), shown about 3 s.
         notify.success(UI_MESSAGES.loginSucceeded);
         navigate(targetAfterLogin(user.userTypeId));

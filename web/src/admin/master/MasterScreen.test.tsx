@@ -3,14 +3,11 @@
  * Edit with no confirmation, a server field error lands under its field, and a record that cannot be
  * read says so with Kembali instead of spinning forever. (The browser journeys walk the same in Chromium.)
  */
-import { ChakraProvider } from '@chakra-ui/react';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { SWRConfig } from 'swr';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { system } from '../../theme.ts';
-import { ConfirmProvider } from '../../ui/ConfirmDialog.tsx';
-import { LoadingProvider } from '../../ui/LoadingOverlay.tsx';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeGateway, ok } from '../../test/fakeGateway.ts';
+import { cleanUp, renderWithProviders } from '../../test/render.tsx';
 import { CategoryPage } from '../CategoryPage.tsx';
 import { PartnerPage } from '../OrganisationPages.tsx';
 
@@ -28,47 +25,12 @@ const PARTNER = {
   email: 'p7@x.co',
 };
 
-type Reply = { status: number; body: unknown };
-function fakeGateway(routes: Record<string, () => Reply>) {
-  const calls: { method: string; path: string }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (request: Request) => {
-      const url = new URL(request.url);
-      const path = `${url.pathname}${url.search}`.replace('/api/v1', '');
-      const method = request.method;
-      calls.push({ method, path });
-      const route = routes[`${method} ${path}`];
-      const reply = route
-        ? route()
-        : { status: 404, body: { type: 'x/not-found', title: 'Data Tidak Ditemukan' } };
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': reply.status < 300 ? 'application/json' : 'application/problem+json' },
-      });
-    }),
-  );
-  return calls;
-}
-
 function renderScreen(node: ReactNode) {
-  render(
-    <ChakraProvider value={system}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <LoadingProvider>
-          <ConfirmProvider>{node}</ConfirmProvider>
-        </LoadingProvider>
-      </SWRConfig>
-    </ChakraProvider>,
-  );
+  renderWithProviders(node);
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUp);
 
-const ok = (body: unknown) => () => ({ status: 200, body });
 const partnerRoutes = {
   'GET /partners?page=1&pageSize=10': ok({ items: [PARTNER], total: 1, page: 1, pageSize: 10 }),
   'GET /partners/7': ok(PARTNER),
