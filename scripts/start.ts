@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { generateSecret } from 'otplib';
 import { formatLogLine } from './log-lines.ts';
 import { PortInUseError, repoRoot, startSystem } from './system.ts';
 
@@ -27,6 +28,8 @@ type DevSecrets = {
   legacySimJwtSecret: string;
   /** Ed25519 seed of the filing receipts' development key (`dev1`), added to older files on start. */
   receiptSigningKey?: string;
+  /** The demo accounts' TOTP secret (DEMO_TOTP_SECRET), added to older files on start. */
+  demoTotpSecret?: string;
 };
 type Recorded = { name: string; pid: number; script: string };
 type StartRecord = { owner: number; processes: Recorded[] };
@@ -84,12 +87,13 @@ function devSecrets(): DevSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'dev-secrets.json');
   const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevSecrets) : null;
-  if (kept?.receiptSigningKey) return kept;
+  if (kept?.receiptSigningKey && kept.demoTotpSecret) return kept;
   const secrets: DevSecrets = {
     sessionSecret: kept?.sessionSecret ?? randomBytes(48).toString('base64url'),
     sessionEncryptionKey: kept?.sessionEncryptionKey ?? randomBytes(32).toString('base64'),
     legacySimJwtSecret: kept?.legacySimJwtSecret ?? randomBytes(48).toString('base64url'),
-    receiptSigningKey: randomBytes(32).toString('base64'),
+    receiptSigningKey: kept?.receiptSigningKey ?? randomBytes(32).toString('base64'),
+    demoTotpSecret: kept?.demoTotpSecret ?? generateSecret(),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -162,6 +166,7 @@ const ownSimApi = [`http://127.0.0.1:${simPort}/api`, `http://localhost:${simPor
 const configuredApi = setting('LEGACY_API_URL')?.replace(/\/+$/, '');
 const legacyApiUrl = configuredApi && !ownSimApi.includes(configuredApi) ? configuredApi : undefined;
 const secrets = devSecrets();
+const demoSecondFactor = legacyApiUrl || setting('DATABASE_URL') ? null : (secrets.demoTotpSecret ?? null);
 const pretty = process.stdout.isTTY === true;
 let system: Awaited<ReturnType<typeof startSystem>> | undefined;
 let stoppingWith: number | undefined;
@@ -193,6 +198,8 @@ try {
     publicUrl: setting('PUBLIC_URL'),
     gatewayEnv: {
       RECEIPT_SIGNING_KEYS: setting('RECEIPT_SIGNING_KEYS') ?? `dev1:${secrets.receiptSigningKey}`,
+      // Demo accounts sign in with codes of this secret (never against a real legacy API).
+      ...(demoSecondFactor ? { DEMO_TOTP_SECRET: demoSecondFactor } : {}),
     },
     onOutput: (name, line) => {
       const text = formatLogLine(name, line, pretty);
@@ -224,5 +231,9 @@ console.log(
   `\nWBS is running at ${system.url}  (Ctrl+C to stop)\n` +
     (system.mailSink
       ? `Mails the gateway sends (nothing leaves this machine): ${system.mailSink.url}\n`
-      : `Mails go to the SMTP server of SMTP_URL.\n`),
+      : `Mails go to the SMTP server of SMTP_URL.\n`) +
+    (demoSecondFactor
+      ? `Demo accounts (README) ask for a second factor: add the TOTP secret ${demoSecondFactor} to an\n` +
+        'authenticator app, or print the current code with `pnpm demo:code` (development only).\n'
+      : ''),
 );

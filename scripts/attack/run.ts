@@ -24,6 +24,7 @@ import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
 import { noticeCases } from './cases/notices.ts';
 import { reporterNoticeCases } from './cases/reporter-notices.ts';
+import { secondFactorCases } from './cases/second-factor.ts';
 import { sessionCases } from './cases/sessions.ts';
 import { trackingCases } from './cases/tracking.ts';
 import { uploadCases } from './cases/uploads.ts';
@@ -105,7 +106,7 @@ try {
     },
   });
   const baseUrl = `http://127.0.0.1:${new URL(system.url).port}`;
-  const t = new Tools(baseUrl, system.simUrl ?? '', logs);
+  const t = new Tools(baseUrl, system.simUrl ?? '', logs, system.url);
   t.sessionSecret = sessionSecret;
   await t.signInAll();
   t.fixtures = await findFixtures(t);
@@ -116,6 +117,7 @@ try {
     ...idorCases,
     ...idTrickCases,
     ...sessionCases,
+    ...secondFactorCases,
     ...csrfCases,
     ...trackingCases,
     ...uploadCases,

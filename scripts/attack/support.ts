@@ -6,7 +6,16 @@
 
 import { request } from 'undici';
 import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
-import { type Call, call, cookieFrom, type Reply } from '../support/http.ts';
+import {
+  type Call,
+  call,
+  cookieFrom,
+  type PasswordSession,
+  passwordSignIn,
+  type Reply,
+  type SignInOptions,
+  signInFully,
+} from '../support/http.ts';
 import { guestReportFields, reportForm, tinyPng, type UploadFile } from '../support/report-form.ts';
 import { unzipEntries } from './xlsx.ts';
 
@@ -57,6 +66,8 @@ export type Fixtures = {
 
 export class Tools {
   readonly baseUrl: string;
+  /** The system's PUBLIC_URL (`http://localhost:<port>`): the origin its passkeys answer to. */
+  readonly publicUrl: string;
   readonly simUrl: string;
   readonly logs: string[];
   readonly sessions = new Map<string, string>();
@@ -65,8 +76,9 @@ export class Tools {
   fixtures!: Fixtures;
   #address = 0;
 
-  constructor(baseUrl: string, simUrl: string, logs: string[]) {
+  constructor(baseUrl: string, simUrl: string, logs: string[], publicUrl = baseUrl) {
     this.baseUrl = baseUrl;
+    this.publicUrl = publicUrl;
     this.simUrl = simUrl;
     this.logs = logs;
   }
@@ -88,16 +100,46 @@ export class Tools {
     });
   }
 
-  /** A fresh session of a demo user (its own cookie, not the shared one). */
+  /** How a sign-in of the suite reaches the gateway: one client address for all its steps. */
+  signInOptions(address = this.nextAddress()): SignInOptions {
+    return {
+      publicUrl: this.publicUrl,
+      headers: () => ({ 'user-agent': USER_AGENT, 'x-forwarded-for': address }),
+    };
+  }
+
+  /**
+   * A fresh full session of a demo user (its own cookie, not the shared one): the password, then the
+   * second factor with the user's software passkey (registered at the account's first sign-in).
+   */
   async freshSession(username: string, password?: string): Promise<string> {
     const user = SUBJECTS.find((s) => s.username === username);
-    const reply = await this.send({
-      path: '/api/v1/session',
-      json: { username, password: password ?? user?.password },
-    });
-    const cookie = cookieFrom(reply, 'wbs_session');
-    if (reply.status !== 200 || !cookie) throw new Failure(`sign-in of ${username}: HTTP ${reply.status}`);
-    return cookie;
+    try {
+      const session = await signInFully(
+        this.baseUrl,
+        username,
+        password ?? user?.password ?? '',
+        this.signInOptions(),
+      );
+      return session.cookie;
+    } catch (error) {
+      throw new Failure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The password step alone: a session still waiting for its second factor (`verify` or `enrol`). */
+  async passwordSession(username: string, password?: string): Promise<PasswordSession> {
+    const user = SUBJECTS.find((s) => s.username === username);
+    try {
+      return await passwordSignIn(
+        this.baseUrl,
+        username,
+        password ?? user?.password ?? '',
+        this.signInOptions(),
+      );
+    } catch (error) {
+      throw new Failure(error instanceof Error ? error.message : String(error));
+    }
   }
 
   async signInAll(): Promise<void> {

@@ -31,6 +31,19 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Serious or critical axe violations (WCAG 2.1 A/AA) on the current page, as readable lines. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // A colour caught mid-transition (a button fading from its disabled look as the form comes alive)
+  // is no state a user reads: let every finite transition and animation end first (at most 2 s).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

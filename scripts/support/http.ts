@@ -5,6 +5,8 @@
  */
 import { connect } from 'node:net';
 import { type Dispatcher, FormData, Response, request } from 'undici';
+import type { SecondFactorState } from '../../shared/src/api/second-factor.ts';
+import { softwarePasskey } from './passkey.ts';
 
 export type Reply = { status: number; headers: Record<string, string>; text: string; ms: number };
 
@@ -140,13 +142,204 @@ export function cookieFrom(reply: Reply, name: string): string | undefined {
   return undefined;
 }
 
-/** Signs in through the gateway and returns the session cookie (`wbs_session=…`). */
-export async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
-  const reply = await call(baseUrl, { path: '/api/v1/session', json: { username, password } });
-  const cookie = cookieFrom(reply, 'wbs_session');
+/** The cookies a client keeps between the steps of a sign-in: the newest value of each, none cleared. */
+export class CookieJar {
+  readonly #pairs = new Map<string, string>();
+
+  /** Takes every Set-Cookie of a reply: a new value replaces the old, an emptied one is dropped. */
+  take(reply: Reply): void {
+    for (const line of (reply.headers['set-cookie'] ?? '').split(/,(?=\s*[\w-]+=)/)) {
+      const pair = line.trim().split(';')[0] ?? '';
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const name = pair.slice(0, eq);
+      const cleared = eq === pair.length - 1 || /max-age=0\b|expires=thu, 01 jan 1970/i.test(line);
+      if (cleared) this.#pairs.delete(name);
+      else this.#pairs.set(name, pair);
+    }
+  }
+
+  /** `name=value` of one cookie, or undefined. */
+  get(name: string): string | undefined {
+    return this.#pairs.get(name);
+  }
+
+  /** The Cookie header of everything kept. */
+  header(): string {
+    return [...this.#pairs.values()].join('; ');
+  }
+}
+
+export type SignInStep = 'password' | 'enrol-options' | 'enrol' | 'challenge' | 'verify';
+
+export type SignInOptions = {
+  /**
+   * The system's PUBLIC_URL: the origin a browser would be on, which the passkey signs for (the
+   * gateway accepts that origin only). Default: `baseUrl` (a suite calling 127.0.0.1 while the
+   * system's PUBLIC_URL is `http://localhost:<port>` must say so).
+   */
+  publicUrl?: string;
+  /** Extra headers of a step (a client address, a User-Agent, a replica pick). */
+  headers?: (step: SignInStep) => Record<string, string>;
+  /** Sees each step's reply (e.g. which replica answered it). */
+  onReply?: (step: SignInStep, reply: Reply) => void;
+  /**
+   * The gateway may be one from before the second factor (a benchmark's baseline revision): a reply
+   * without `secondFactor` is then a full session. Otherwise that reply is an error.
+   */
+  acceptNoSecondFactor?: boolean;
+};
+
+/** A session after the password step: its cookies and where the second factor stands. */
+export type PasswordSession = {
+  jar: CookieJar;
+  /** `wbs_session=…` as the gateway set it last. */
+  cookie: string;
+  secondFactor: SecondFactorState;
+  reply: Reply;
+};
+
+export class SignInError extends Error {}
+
+function parsed<T>(reply: Reply, what: string): T {
+  try {
+    return JSON.parse(reply.text) as T;
+  } catch {
+    throw new SignInError(`${what}: HTTP ${reply.status}, not JSON`);
+  }
+}
+
+/**
+ * POST /api/v1/session with the password alone: a session that is, unless the user's type needs no
+ * factor and none is enrolled, still waiting for its second factor (`verify` or `enrol`).
+ */
+export async function passwordSignIn(
+  baseUrl: string,
+  username: string,
+  password: string,
+  options: SignInOptions = {},
+): Promise<PasswordSession> {
+  const jar = new CookieJar();
+  const reply = await call(baseUrl, {
+    path: '/api/v1/session',
+    json: { username, password },
+    headers: options.headers?.('password') ?? {},
+  });
+  options.onReply?.('password', reply);
+  jar.take(reply);
+  const cookie = jar.get('wbs_session');
   if (reply.status !== 200 || !cookie)
-    throw new Error(`sign-in of ${username}: HTTP ${reply.status} ${reply.text}`);
-  return cookie;
+    throw new SignInError(`sign-in of ${username}: HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+  const body = parsed<{ secondFactor?: SecondFactorState }>(reply, `sign-in of ${username}`);
+  if (body.secondFactor) return { jar, cookie, secondFactor: body.secondFactor, reply };
+  if (!options.acceptNoSecondFactor)
+    throw new SignInError(`sign-in of ${username}: no secondFactor in the reply`);
+  const done: SecondFactorState = {
+    status: 'done',
+    required: false,
+    methods: [],
+    recoveryCodesLeft: 0,
+    stepUpUntil: null,
+  };
+  return { jar, cookie, secondFactor: done, reply };
+}
+
+/** A signed-in session whose second factor is done. */
+export type FullSession = {
+  cookie: string;
+  secondFactor: SecondFactorState;
+  /** Recovery codes handed out when this sign-in enrolled the account's first factor, else null. */
+  recoveryCodes: string[] | null;
+};
+
+/**
+ * Completes the second factor of a password session with the user's software passkey
+ * (support/passkey.ts): `enrol` registers it (the account's first factor), `verify` signs with it.
+ */
+export async function completeSecondFactor(
+  baseUrl: string,
+  username: string,
+  session: PasswordSession,
+  options: SignInOptions = {},
+): Promise<FullSession> {
+  const { jar } = session;
+  const origin = new URL(options.publicUrl ?? baseUrl).origin;
+  const passkey = softwarePasskey(username, { origin });
+  const step = async (name: SignInStep, path: string, json: unknown): Promise<Reply> => {
+    const reply = await call(baseUrl, {
+      path,
+      json,
+      cookie: jar.header(),
+      headers: options.headers?.(name) ?? {},
+    });
+    options.onReply?.(name, reply);
+    jar.take(reply);
+    const ok = reply.status === 200 || reply.status === 201;
+    if (!ok)
+      throw new SignInError(`${name} step of ${username}: HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    return reply;
+  };
+  let secondFactor = session.secondFactor;
+  let recoveryCodes: string[] | null = null;
+  if (secondFactor.status === 'enrol') {
+    const { options: creation } = parsed<{ options: Record<string, unknown> }>(
+      await step('enrol-options', '/api/v1/account/second-factors/passkeys/options', {}),
+      `passkey options of ${username}`,
+    );
+    const added = parsed<{ secondFactor: SecondFactorState; recoveryCodes: string[] | null }>(
+      await step('enrol', '/api/v1/account/second-factors/passkeys', {
+        name: 'Passkey uji',
+        response: passkey.register(creation),
+      }),
+      `passkey enrolment of ${username}`,
+    );
+    secondFactor = added.secondFactor;
+    recoveryCodes = added.recoveryCodes;
+  } else if (secondFactor.status === 'verify') {
+    if (!secondFactor.methods.includes('passkey'))
+      throw new SignInError(`${username} has no passkey to sign in with (methods: ${secondFactor.methods})`);
+    const { options: request } = parsed<{ options: Record<string, unknown> }>(
+      await step('challenge', '/api/v1/session/second-factor/challenge', {}),
+      `passkey challenge of ${username}`,
+    );
+    secondFactor = parsed<{ secondFactor: SecondFactorState }>(
+      await step('verify', '/api/v1/session/second-factor', {
+        method: 'passkey',
+        response: passkey.authenticate(request),
+      }),
+      `second factor of ${username}`,
+    ).secondFactor;
+  }
+  if (secondFactor.status !== 'done')
+    throw new SignInError(`second factor of ${username}: still ${secondFactor.status}`);
+  const cookie = jar.get('wbs_session');
+  if (!cookie) throw new SignInError(`second factor of ${username}: no session cookie left`);
+  return { cookie, secondFactor, recoveryCodes };
+}
+
+/**
+ * Signs in through the gateway as a browser does (password, then the second factor with the user's
+ * software passkey: registered on the first sign-in of an account that must have one) and returns the
+ * session cookie (`wbs_session=…`).
+ */
+export async function signIn(
+  baseUrl: string,
+  username: string,
+  password: string,
+  options: SignInOptions = {},
+): Promise<string> {
+  return (await signInFully(baseUrl, username, password, options)).cookie;
+}
+
+/** As signIn, with the second-factor state and any recovery codes the enrolment handed out. */
+export async function signInFully(
+  baseUrl: string,
+  username: string,
+  password: string,
+  options: SignInOptions = {},
+): Promise<FullSession> {
+  const session = await passwordSignIn(baseUrl, username, password, options);
+  return completeSecondFactor(baseUrl, username, session, options);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -20,6 +20,7 @@ type RouteSpec = {
 };
 
 const NONE = 999_999;
+const NONE_UUID = '00000000-0000-4000-8000-000000000000';
 const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/regions/provinces', audience: 'anyone' },
   { method: 'GET', path: '/api/v1/regions/provinces/32/cities', audience: 'anyone' },
@@ -92,6 +93,34 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/dashboard/companies', audience: [2, 3, 4, 5] },
   { method: 'GET', path: '/api/v1/dashboard/summary', audience: [2, 3, 4, 5] },
   { method: 'GET', path: '/api/v1/dashboard/open-cases', audience: [2, 3, 4, 5] },
+  // The second factor: everyone signed in has their own (types 1–5 must, type 6 may). Not here: POST
+  // …/totp and POST …/recovery-codes, which change the account even with an empty body (a waiting
+  // secret, new codes); cases/second-factor.ts calls them on accounts of its own.
+  { method: 'POST', path: '/api/v1/session/second-factor/challenge', audience: 'signed-in', body: {} },
+  { method: 'POST', path: '/api/v1/session/second-factor', audience: 'signed-in', body: {} },
+  { method: 'GET', path: '/api/v1/account/second-factors', audience: 'signed-in' },
+  { method: 'PUT', path: '/api/v1/account/second-factors/totp', audience: 'signed-in', body: {} },
+  { method: 'DELETE', path: '/api/v1/account/second-factors/totp', audience: 'signed-in' },
+  {
+    method: 'POST',
+    path: '/api/v1/account/second-factors/passkeys/options',
+    audience: 'signed-in',
+    body: {},
+  },
+  { method: 'POST', path: '/api/v1/account/second-factors/passkeys', audience: 'signed-in', body: {} },
+  {
+    method: 'PATCH',
+    path: `/api/v1/account/second-factors/passkeys/${NONE_UUID}`,
+    audience: 'signed-in',
+    body: {},
+  },
+  { method: 'DELETE', path: `/api/v1/account/second-factors/passkeys/${NONE_UUID}`, audience: 'signed-in' },
+  // Resets by whoever manages the account: type 1 partners and companies, type 2 its analysts, type 3
+  // its partner staff.
+  { method: 'POST', path: `/api/v1/partners/${NONE}/second-factor-reset`, audience: [1], body: {} },
+  { method: 'POST', path: `/api/v1/companies/${NONE}/second-factor-reset`, audience: [1], body: {} },
+  { method: 'POST', path: `/api/v1/partner-staff/${NONE}/second-factor-reset`, audience: [3], body: {} },
+  { method: 'POST', path: `/api/v1/analysts/${NONE}/second-factor-reset`, audience: [2], body: {} },
 ];
 
 type Who = { label: string; username: string | null; userTypeId: number | null; role: number | null };

@@ -31,6 +31,20 @@ const ROUTES: [string, string][] = [
   ['POST', '/api/v1/cases'],
   ['POST', '/api/v1/cases/1/logs'],
   ['POST', '/api/v1/tracking'],
+  ['POST', '/api/v1/session/second-factor/challenge'],
+  ['POST', '/api/v1/session/second-factor'],
+  ['POST', '/api/v1/account/second-factors/totp'],
+  ['PUT', '/api/v1/account/second-factors/totp'],
+  ['DELETE', '/api/v1/account/second-factors/totp'],
+  ['POST', '/api/v1/account/second-factors/passkeys/options'],
+  ['POST', '/api/v1/account/second-factors/passkeys'],
+  ['PATCH', '/api/v1/account/second-factors/passkeys/00000000-0000-4000-8000-000000000000'],
+  ['DELETE', '/api/v1/account/second-factors/passkeys/00000000-0000-4000-8000-000000000000'],
+  ['POST', '/api/v1/account/second-factors/recovery-codes'],
+  ['POST', '/api/v1/partners/1/second-factor-reset'],
+  ['POST', '/api/v1/companies/1/second-factor-reset'],
+  ['POST', '/api/v1/partner-staff/1/second-factor-reset'],
+  ['POST', '/api/v1/analysts/1/second-factor-reset'],
 ];
 
 async function refusedAsCsrf(

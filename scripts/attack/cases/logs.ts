@@ -1,9 +1,10 @@
 /**
  * The gateway's own log (its stdout, captured for the whole run, at debug level): after every other
  * case has run, no line holds a client address, a user agent, a complaint number, a password, a
- * cookie or an anonymous reporter's identity. These cases run last.
+ * cookie, a TOTP secret or recovery code, or an anonymous reporter's identity. These cases run last.
  */
 import { ADDRESS_PREFIX, type AttackCase, expect, SUBJECTS, USER_AGENT } from '../support.ts';
+import { secondFactorSecrets } from './second-factor.ts';
 
 const noLine = (name: string, pattern: RegExp | ((line: string) => boolean)): AttackCase => ({
   area: 'logs',
@@ -27,6 +28,9 @@ export const logCases: AttackCase[] = [
     (line) => SUBJECTS.some((s) => line.includes(s.password)) || line.includes('Rahasia#Pelapor-2026'),
   ),
   noLine('no session cookie or token', /wbs_session=|eyJ[\w-]{10,}\.[\w-]{10,}/),
+  noLine('no TOTP secret, recovery code or password of the second-factor cases', (line) =>
+    secondFactorSecrets.some((secret) => line.includes(secret)),
+  ),
   noLine(
     'no anonymous reporter identity',
     /Nama Rahasia Pelapor Anonim|Bagian Rahasia Sekali|pelapor\.uji@example\.com|\+6281234567890/,

@@ -18,7 +18,7 @@ import {
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-function parts(cookie: string): {
+export function parts(cookie: string): {
   header: Record<string, unknown>;
   claims: Record<string, unknown>;
   signature: string;
@@ -32,7 +32,7 @@ function parts(cookie: string): {
   };
 }
 
-function signed(
+export function signed(
   claims: Record<string, unknown>,
   secret: string,
   header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' },

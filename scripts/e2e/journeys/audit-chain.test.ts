@@ -38,7 +38,8 @@ describe('an audit trail no one can quietly edit', () => {
       text: expect.stringMatching(/^Rantai jejak audit utuh/),
     });
 
-    const target = mine.find((r) => r.event === 'case-read');
+    // This journey's read of case 2 (earlier journeys' reads of other cases are in the trail too).
+    const target = mine.find((r) => r.event === 'case-read' && /"resourceId":2[,}]/.test(r.body));
     if (!target) throw new Error('no case-read record');
     await queryTestDatabase(storeUrl, 'update audit_record set body = $1 where seq = $2', [
       target.body.replace('"resourceId":2', '"resourceId":3'),

@@ -1,11 +1,13 @@
 /**
  * Journey 3: a company analyst created with an initial password (legacy-sim `analis.baru`) signs in,
  * is made to change the password (spec sections 2 and 4), is signed in automatically with the new
- * password and lands on / with a Dashboard link instead of Masuk. Signing out and in again proves
- * the change stuck: the initial password is refused, the new one goes straight to the dashboard.
+ * password, adds its second factor and lands on / with a Dashboard link instead of Masuk. Signing out
+ * and in again proves the change stuck: the initial password is refused, the new one (with the
+ * factor) goes straight to the dashboard.
  * This journey changes legacy-sim data: no other journey uses `analis.baru`.
  */
 import { describe, expect, it } from 'vitest';
+import { completeSecondFactor } from './second-factor.ts';
 import { signIn, snackbar, useJourney } from './support.ts';
 
 const USERNAME = 'analis.baru';
@@ -25,7 +27,7 @@ describe('first sign-in with an initial password', () => {
     await form.getByRole('heading', { name: 'Ubah Kata Sandi' }).waitFor();
     // No session starts while the initial password is in use; the probe says a change is pending.
     const probe = await page.request.get('/api/v1/session');
-    expect(await probe.json()).toEqual({ user: null, passwordChangeRequired: true });
+    expect(await probe.json()).toEqual({ user: null, passwordChangeRequired: true, secondFactor: null });
     // Spec §2: any /admin route leads to the change screen, in this tab and in a new one.
     await page.goto('/admin/case');
     await page.waitForURL('**/user/changepassword');
@@ -51,6 +53,9 @@ describe('first sign-in with an initial password', () => {
     await form.getByRole('button', { name: 'Simpan' }).click();
 
     // Section 4: signed in again automatically, then /; a signed-in user sees Dashboard, not Masuk.
+    // A staff account adds its second factor first (docs/product/second-factor.md).
+    await page.waitForURL('**/auth/aktifkan-verifikasi');
+    await completeSecondFactor(page, USERNAME);
     await page.waitForURL((url) => url.pathname === '/');
     const header = page.getByRole('navigation', { name: 'Navigasi utama' });
     await header.getByRole('link', { name: 'Dashboard', exact: true }).waitFor();

@@ -110,7 +110,7 @@ describe('the shell per user type', () => {
     await page.goto('/');
     const probe = await page.request.get('/api/v1/session');
     expect(probe.status()).toBe(200);
-    expect(await probe.json()).toEqual({ user: null, passwordChangeRequired: false });
+    expect(await probe.json()).toEqual({ user: null, passwordChangeRequired: false, secondFactor: null });
     const file = header(page).getByRole('link', { name: 'Buat Laporan', exact: true });
     await file.waitFor();
     await file.click();

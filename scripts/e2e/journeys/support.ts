@@ -12,7 +12,9 @@ import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { addDays, wibToday } from '../../../shared/src/handling-clock.ts';
 import { launchChromium } from '../../support/browser.ts';
 import type { FilePayload } from '../../support/files.ts';
+import { signIn as signInThroughApi } from '../../support/http.ts';
 import { guestReportFields } from '../../support/report-form.ts';
+import { completeSecondFactor } from './second-factor.ts';
 
 /** The gateway serving the built web app, e.g. http://localhost:41234 (no trailing slash). */
 export const baseUrl = inject('baseUrl').replace(/\/$/, '');
@@ -188,14 +190,35 @@ export function useJourney(file: string) {
   };
 }
 
-/** Signs in through /auth/login and waits until the app has left the login screen. */
-export async function signIn(page: Page, username: string, password: string): Promise<void> {
+/**
+ * Signs in through /auth/login and waits until the app has left the login screen. A staff account
+ * then owes its second factor: `completeSecondFactor` gives it (enrolling one first when the account
+ * has none). `secondFactor: false` stops at that step, for the journeys about it.
+ */
+export async function signIn(
+  page: Page,
+  username: string,
+  password: string,
+  options: { secondFactor?: false } = {},
+): Promise<void> {
   await page.goto('/auth/login');
   const main = page.getByRole('main');
   await main.getByLabel('Username').fill(username);
   await main.getByLabel('Kata sandi', { exact: true }).fill(password);
   await main.getByRole('button', { name: 'Masuk' }).click();
   await page.waitForURL((url) => url.pathname !== '/auth/login');
+  if (options.secondFactor !== false) await completeSecondFactor(page, username);
+}
+
+/** Keluar from the top bar's user menu (named by the user's type): 'Berhasil Keluar', back on /. */
+export async function signOut(page: Page, userTypeName: string): Promise<void> {
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: new RegExp(`${userTypeName}$`) })
+    .click();
+  await page.getByRole('menuitem', { name: 'Keluar' }).click();
+  await snackbar(page, 'Berhasil Keluar').first().waitFor();
+  await page.waitForURL((url) => url.pathname === '/');
 }
 
 /**
@@ -226,26 +249,18 @@ export function jakartaDay(offsetDays = 0): string {
 
 export type ApiSession = { cookie: string };
 
-/** Signs in through POST /api/v1/session and keeps the session cookie. */
-export async function apiSignIn(username: string, password: string): Promise<ApiSession> {
-  const reply = await fetch(`${baseUrl}/api/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ownOrigin },
-    body: JSON.stringify({ username, password }),
-  });
-  const body = await reply.text();
-  if (reply.status !== 200) throw new Error(`sign-in of ${username}: HTTP ${reply.status} ${body}`);
-  const cookie = reply.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .find((c) => c.startsWith('wbs_session='));
-  if (!cookie) throw new Error(`sign-in of ${username} set no wbs_session cookie: ${body}`);
-  return { cookie };
+/**
+ * Signs in through the gateway's API (of the shared system, or of `base`) and keeps the session cookie.
+ * A staff account's session then owes its second factor: given with the account's test passkey
+ * (registered first when the account has none), as the browser journeys do (scripts/support/http.ts).
+ */
+export async function apiSignIn(username: string, password: string, base = baseUrl): Promise<ApiSession> {
+  return { cookie: await signInThroughApi(base, username, password) };
 }
 
 /** GET a JSON reply of /api/v1 (throws with the status and body otherwise). */
-export async function apiGet<T>(path: string, session?: ApiSession): Promise<T> {
-  const reply = await fetch(`${baseUrl}/api/v1${path}`, {
+export async function apiGet<T>(path: string, session?: ApiSession, base = baseUrl): Promise<T> {
+  const reply = await fetch(`${base}/api/v1${path}`, {
     headers: { accept: 'application/json', ...(session ? { cookie: session.cookie } : {}) },
   });
   const body = await reply.text();
@@ -280,9 +295,12 @@ export async function fileGuestReport(input: {
   evidence: FilePayload;
   attachments?: FilePayload[];
   what?: string;
+  /** Another system than the shared one. */
+  baseUrl?: string;
 }): Promise<string> {
+  const base = input.baseUrl ?? baseUrl;
   const form = new FormData();
-  const categories = await apiGet<{ items: { id: number }[] }>('/case-categories');
+  const categories = await apiGet<{ items: { id: number }[] }>('/case-categories', undefined, base);
   const category = categories.items[0];
   if (!category) throw new Error('no case category for guests');
   const fields = {
@@ -298,9 +316,9 @@ export async function fileGuestReport(input: {
   const blob = (f: FilePayload) => new Blob([new Uint8Array(f.buffer)], { type: f.mimeType });
   form.append('evidence', blob(input.evidence), input.evidence.name);
   for (const f of input.attachments ?? []) form.append('attachments', blob(f), f.name);
-  const reply = await fetch(`${baseUrl}/api/v1/cases`, {
+  const reply = await fetch(`${base}/api/v1/cases`, {
     method: 'POST',
-    headers: { accept: 'application/json', origin: ownOrigin },
+    headers: { accept: 'application/json', origin: new URL(base).origin },
     body: form,
   });
   const body = await reply.text();

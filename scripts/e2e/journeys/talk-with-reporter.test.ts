@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wibToday } from '../../../shared/src/handling-clock.ts';
 import { makePdf, makePng } from '../../support/files.ts';
 import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
-import { PHONE, signIn, snackbar, trackCase, useJourney } from './support.ts';
+import { apiSignIn, PHONE, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport, shownCaseNumber } from './wizard.ts';
 
 const journey = useJourney('talk-with-reporter');
@@ -57,20 +57,9 @@ async function startEmbeddedSystem(): Promise<{ url: string; stop(): Promise<voi
   };
 }
 
-/** Signs in through the API of `base` and returns the session cookie. */
+/** Signs in through the API of `base` (second factor included) and returns the session cookie. */
 async function apiCookie(base: string, username: string, password: string): Promise<string> {
-  const reply = await fetch(`${base}/api/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: new URL(base).origin },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(reply.status, await reply.clone().text()).toBe(200);
-  const cookie = reply.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .find((c) => c.startsWith('wbs_session='));
-  if (!cookie) throw new Error('no session cookie');
-  return cookie;
+  return (await apiSignIn(username, password, base)).cookie;
 }
 
 /** The handler's name and role as the session shows them (what staff see on its messages). */

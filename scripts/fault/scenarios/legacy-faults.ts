@@ -32,7 +32,9 @@ export async function legacyFaults(ctx: FaultContext): Promise<void> {
     LEGACY_TIMEOUT_MS: String(SUITE_LEGACY_TIMEOUT_MS),
     REFERENCE_CACHE_SECONDS: '0',
   });
-  const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+  const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!', {
+    publicUrl: ctx.system.url,
+  });
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   const today = wibToday();
   const load = new Load(6, (worker) =>

@@ -15,7 +15,9 @@ const LEGACY_LATENCY_MS = 1500;
 export async function sigtermDrain(ctx: FaultContext): Promise<void> {
   const { report, system } = ctx;
   const area = 'sigterm';
-  const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+  const cookie = await signIn(ctx.baseUrl, 'admin.kahuripan', 'Perusahaan#2026!', {
+    publicUrl: ctx.system.url,
+  });
   const agent = new Agent({ connections: IN_FLIGHT, pipelining: 1, keepAliveTimeout: 60_000 });
   const today = wibToday();
   const monthStart = `${today.slice(0, 8)}01`;
