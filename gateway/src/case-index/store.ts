@@ -7,10 +7,11 @@
  * announce one change twice. Facts only: never a name, a contact, a text or the complaint number.
  */
 import { type BoundCase, UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
+import { appendCaseEvents } from '../store/case-events.ts';
 import type { StoreDb } from '../store/database.ts';
 import { and, count, eq, gt, inArray, isNull, lt, lte, ne, notInArray, or, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
-import { type CaseEventKind, caseEvent, caseIndex, caseWatch } from '../store/schema.ts';
+import { type CaseEventKind, caseIndex, caseWatch } from '../store/schema.ts';
 
 /** What the index keeps of a case and compares on every sweep. */
 export type IndexFacts = { lineId: number | null; categoryId: number | null; statusId: number | null };
@@ -109,9 +110,9 @@ type NewEvent = {
   facts: Record<string, number | boolean | null>;
 };
 
-async function writeEvents(tx: Db, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await tx.insert(caseEvent).values(
+async function writeEvents(tx: Tx, events: readonly NewEvent[]): Promise<void> {
+  await appendCaseEvents(
+    tx,
     events.map((e) => ({
       kind: e.kind,
       companyId: e.ref.companyId,

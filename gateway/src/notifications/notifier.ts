@@ -7,6 +7,7 @@
 import type { MailMode, NoticeKind } from '@wbs/shared/notices';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LegacyCaller } from '../legacy/plugin.ts';
+import { appendCaseEvents } from '../store/case-events.ts';
 import { asc, eq, gt, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type CaseEventKind, caseEvent, eventCursor } from '../store/schema.ts';
@@ -148,11 +149,10 @@ export async function recordCaseEvent(
     facts?: Record<string, number | string | boolean | null>;
   },
 ): Promise<number> {
-  const [row] = await store.db
-    .insert(caseEvent)
-    .values({ ...event, facts: event.facts ?? {} })
-    .returning({ id: caseEvent.id });
-  return row?.id ?? 0;
+  const [id] = await store.db.transaction((tx) =>
+    appendCaseEvents(tx, [{ ...event, facts: event.facts ?? {} }]),
+  );
+  return id ?? 0;
 }
 
 /**
