@@ -22,7 +22,7 @@ import {
 import { addDays, wibToday } from '../../shared/src/handling-clock.ts';
 import { demoCases } from '../legacy-sim/src/seed/demo-accounts.ts';
 import { call, type Reply, type SignInStep, signIn, signInFully } from '../support/http.ts';
-import { legacyCases } from '../support/legacy-sim.ts';
+import { legacyCases, legacyUserIdOf } from '../support/legacy-sim.ts';
 import { type SinkMessage, type SinkProcess, startSinkProcess } from '../support/mail.ts';
 import { guestCategoryId, guestReportFields, reportForm, tinyPdf } from '../support/report-form.ts';
 import { guarded, SuiteReport } from '../support/suite-report.ts';
@@ -181,6 +181,11 @@ try {
     webDistDir: join(workDir, 'no-web'),
   };
   const gatewayEnv = {
+    // Both replicas are configured alike, as in production: B, which starts without a legacy-sim of its
+    // own, has the service account too (else every notifier job that B takes fails and waits to be
+    // retried on A).
+    LEGACY_SERVICE_USERNAME: process.env.LEGACY_SERVICE_USERNAME ?? 'admin',
+    LEGACY_SERVICE_PASSWORD: process.env.LEGACY_SERVICE_PASSWORD ?? 'Admin#2026!',
     LOG_LEVEL: 'warn',
     REDIS_URL,
     RATE_LIMIT_NAMESPACE: namespace,
@@ -395,11 +400,14 @@ try {
     const handler = 'wbs@holding-airminum.example.id';
     // Mails of the checks above have gone out first: nothing waits for a mail when the outage starts.
     // An event recorded while a delivery job was already running waits for the next one, at worst the
-    // safety net a minute later (notifications/plugin.ts): wait past that.
-    for (let i = 0; i < 150; i++) {
+    // safety net a minute later (notifications/plugin.ts): wait past that, on a slow machine too.
+    const settleStart = performance.now();
+    let waiting = -1;
+    for (let i = 0; i < 360 && waiting !== 0; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
       // No case event left for the notifier, no notice waiting for its mail, and no mail job still
-      // under way (a job takes its notices before its mail reaches the server: a mail of a check above
-      // arriving after `before` was read would count as one of the outage's).
+      // under way (a job marks its notices sent only after the server took the mail: a mail of a check
+      // above arriving after `before` was read would count as one of the outage's).
       const [row] = await queryTestDatabase<{ n: number }>(
         (database as TestDatabase).url,
         `select ((select coalesce(max(id), 0) from case_event)
@@ -408,14 +416,37 @@ try {
                  + (select count(*) from pgboss.job
                      where name = 'notice-mail' and state::text in ('created', 'retry', 'active')))::int as n`,
       );
-      if ((row?.n ?? 0) === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      waiting = row?.n ?? 0;
     }
+    report.figure(
+      'mail: before the outage, earlier notices settled',
+      `${Math.round(performance.now() - settleStart)} ms, ${waiting} still under way`,
+    );
+    // The outage starts before anything is counted: no mail reaches the sink after this, and a job
+    // whose mail was taken just before is given a second to mark its notices sent.
+    await outageSink.setRefuse('temporary', SMTP_OUTAGE_MS);
+    const outageStart = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const before = await mailsFor(handler);
     const counted = (mails: SinkMessage[]) =>
       mails.reduce((sum, m) => sum + Number(/Ada (\d+) pemberitahuan/.exec(m.text)?.[1] ?? 0), 0);
-    await outageSink.setRefuse('temporary', SMTP_OUTAGE_MS);
-    const outageStart = performance.now();
+    // A notice of a check above that has not gone out yet (a slow machine: its event still waiting
+    // for the notifier, or its mail for a job) rides in the first mail after the outage. The product is
+    // right to fold it in, so it is expected there rather than counted as told twice: the handler's
+    // notices of events recorded before the outage, less those already mailed.
+    const handlerId = Number(await legacyUserIdOf(shared.simDataDir, handler));
+    const handlerNotices = (where: string) =>
+      queryTestDatabase<{ n: number }>(
+        (database as TestDatabase).url,
+        `select count(*)::int as n from notice
+          where user_id = ${handlerId} and kind = 'reporter-message' and ${where}`,
+      ).then(([row]) => row?.n ?? 0);
+    const [head] = await queryTestDatabase<{ id: number }>(
+      (database as TestDatabase).url,
+      'select coalesce(max(id), 0)::int as id from case_event',
+    );
+    const lastEarlyEvent = head?.id ?? 0;
+    const mailedEarly = await handlerNotices(`mail = 'sent'`);
     // Reporters answer through both replicas while no mail can go out.
     const messages = 6;
     let posted = 0;
@@ -446,17 +477,22 @@ try {
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
     const deadline = Date.now() + MAIL_CATCH_UP_MS;
     let after = await mailsFor(handler);
-    while (counted(after) - counted(before) < messages && Date.now() < deadline) {
+    const earlyNotices = () =>
+      handlerNotices(`split_part(dedupe, ':', 1) = 'event'
+                      and split_part(dedupe, ':', 2)::bigint <= ${lastEarlyEvent}`);
+    let earlier = (await earlyNotices()) - mailedEarly;
+    while (counted(after) - counted(before) < messages + earlier && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       after = await mailsFor(handler);
+      earlier = (await earlyNotices()) - mailedEarly;
     }
     const fresh = after.slice(before.length);
     report.figure('mail: catch-up after the outage', `${fresh.length} mail(s), ${counted(fresh)} notice(s)`);
     report.check(
       'mail',
       'after the outage every message is told, none twice',
-      counted(fresh) === messages,
-      `${counted(fresh)} of ${messages}`,
+      handlerId > 0 && counted(fresh) === messages + earlier,
+      `${counted(fresh)} of ${messages}${earlier ? ` + ${earlier} from before the outage` : ''}`,
     );
     const ids = fresh.map((m) => m.messageId);
     report.check('mail', 'no mail sent twice', new Set(ids).size === ids.length, ids.join(' '));

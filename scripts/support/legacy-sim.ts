@@ -35,6 +35,14 @@ export async function legacyCases(simDataDir: string): Promise<StoredCase[]> {
   throw new Error('legacy-sim store.json did not settle');
 }
 
+/** The legacy user id of the account with `email` (legacy-sim's store.json), or null. */
+export async function legacyUserIdOf(simDataDir: string, email: string): Promise<number | null> {
+  const text = await readFile(join(simDataDir, 'store.json'), 'utf8');
+  type Raw = { wbsUserId: number; wbsUserEmail: string };
+  const users = (JSON.parse(text) as { users?: Raw[] }).users ?? [];
+  return users.find((u) => u.wbsUserEmail === email)?.wbsUserId ?? null;
+}
+
 /** Sets legacy-sim's test knobs (LEGACY_SIM_TEST_KNOBS=1). */
 export async function setKnobs(simUrl: string, knobs: Record<string, unknown>): Promise<void> {
   const reply = await request(`${simUrl}/__sim/knobs`, {

@@ -18,6 +18,7 @@
 import { Counter, Gauge } from '@prometheus-io/client';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { ApiProblem } from '../errors.ts';
 import { fromPglite, PgBoss } from 'pg-boss';
 
 /** The pg-boss schema in the store's database. */
@@ -90,8 +91,10 @@ declare module 'fastify' {
 type Registration = { queue: QueueSpec; handler: JobHandler; options: WorkOptions };
 
 /** What a failed attempt leaves in pg-boss: a code, never the error's own text. */
+/** What the log and the job's output say of a failure: a problem's type, never its text. */
 function failureCode(error: unknown): string {
   if (error instanceof JobFailure) return error.code;
+  if (error instanceof ApiProblem) return `problem:${error.type}`;
   return error instanceof Error ? error.name : 'error';
 }
 
