@@ -36,7 +36,6 @@ export const PROBLEMS = {
   'legacy-unavailable': { status: 503, title: PROBLEM_MESSAGES.legacyUnavailable },
   'legacy-timeout': { status: 504, title: PROBLEM_MESSAGES.legacyTimeout },
   'store-unavailable': { status: 503, title: PROBLEM_MESSAGES.storeUnavailable },
-  'service-account-missing': { status: 503, title: PROBLEM_MESSAGES.retentionScanUnavailable },
 } as const;
 export type ProblemType = keyof typeof PROBLEMS;
 

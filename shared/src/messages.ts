@@ -204,8 +204,6 @@ export const PROBLEM_MESSAGES = {
   secondFactorReset: 'Faktor kedua pengguna telah direset; pengguna mendaftarkannya lagi saat masuk',
   alreadyDestroyed: 'Laporan ini sudah ditandai dimusnahkan',
   retentionScanRunning: 'Pemeriksaan retensi sedang berjalan; coba lagi sebentar lagi',
-  retentionScanUnavailable:
-    'Pemeriksaan retensi tidak dapat dijalankan karena akun layanan gateway belum diatur',
 } as const;
 
 /**
