@@ -18,8 +18,8 @@
 import { Counter, Gauge } from '@prometheus-io/client';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiProblem } from '../errors.ts';
 import { fromPglite, PgBoss } from 'pg-boss';
+import { ApiProblem } from '../errors.ts';
 
 /** The pg-boss schema in the store's database. */
 export const JOBS_SCHEMA = 'pgboss';
