@@ -201,7 +201,8 @@ function parseCMap(cmap: string): Map<number, string> {
       const from = Number.parseInt(lo!, 16);
       const to = Number.parseInt(hi!, 16);
       if (list !== undefined) {
-        const items = [...list.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => utf16(x[1]!));
+        // One entry may be several characters, written `<0066 0069>` (pdfkit's "fi" ligature).
+        const items = [...list.matchAll(/<([0-9a-fA-F\s]+)>/g)].map((x) => utf16(x[1]!.replace(/\s+/g, '')));
         items.forEach((value, i) => {
           if (from + i <= to) map.set(from + i, value);
         });

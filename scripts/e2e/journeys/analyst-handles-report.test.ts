@@ -161,7 +161,10 @@ describe('an analyst handles a new report', () => {
     await entry.getByText('Text disembunyikan demi keamanan', { exact: true }).waitFor();
     // Masked: no author column, no log attachment, and the note is nowhere in the page.
     expect(await main.getByRole('columnheader', { name: 'Oleh' }).count()).toBe(0);
-    expect(await main.getByRole('button', { name: /Unduh/ }).count()).toBe(0);
+    // The one Unduh button is the reporter's own copy (never a file of the case).
+    expect(await main.getByRole('button', { name: /Unduh/ }).allInnerTexts()).toEqual([
+      'Unduh salinan laporan saya',
+    ]);
     expect(await page.content()).not.toContain(NOTE_TOKEN);
     expect(await page.content()).not.toContain('saksi kunci');
     reporter.expectClean();

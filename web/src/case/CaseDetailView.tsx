@@ -14,6 +14,7 @@ import {
 } from '@chakra-ui/react';
 import { COMMUNICATION_TYPES, statusBadgeColour, UI_MESSAGES, WHISTLEBLOWER_TYPES } from '@wbs/shared';
 import type { ContactRevealReply } from '@wbs/shared/api/contact-reveal';
+import type { Message } from '@wbs/shared/api/messages';
 import { type ReactNode, useState } from 'react';
 import { ReporterNoticeSection } from '../notices/ReporterNoticeForm.tsx';
 import { ContactRevealDialog } from './ContactRevealDialog.tsx';
@@ -56,6 +57,9 @@ export type CaseTalk = {
   canWrite: boolean;
   /** Tambah Bukti (reporter only): called with the gateway's reply once files were added. */
   onEvidenceAdded?: (reply: EvidenceReply) => void;
+  /** Pesan as the page already holds it, and where it hears of the conversation shown. */
+  initialMessages?: Message[] | null;
+  onMessages?: (messages: Message[]) => void;
 };
 
 /**
@@ -145,6 +149,8 @@ export function CaseDetailView(props: {
               access={props.talk.access}
               audience={props.talk.audience}
               canWrite={props.talk.canWrite}
+              initialMessages={props.talk.initialMessages}
+              onMessages={props.talk.onMessages}
             />
           </Tabs.Content>
         )}

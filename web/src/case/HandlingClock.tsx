@@ -77,17 +77,24 @@ export function HandlingDeadlines({ handling }: { handling: Handling | null }) {
   );
 }
 
-/** The reporter's view: by when they will hear back, or when they were answered. */
-export function ReplyPromise({ handling }: { handling: Handling | null }) {
+/** The reporter's promise as text (the view and the reporter's PDF copy): null when there is none. */
+export function replyPromiseText(handling: Handling | null): string | null {
   if (!handling) return null;
   if (handling.stage === 'done') {
     const answered = handling.feedback.doneAt?.slice(0, 10);
-    if (!answered) return null;
-    return <Text color="fg.muted">{format(UI_MESSAGES.replyGiven, { date: isoToDisplay(answered) })}</Text>;
+    return answered ? format(UI_MESSAGES.replyGiven, { date: isoToDisplay(answered) }) : null;
   }
+  return format(UI_MESSAGES.replyPromise, { date: isoToDisplay(handling[handling.stage].dueDate) });
+}
+
+/** The reporter's view: by when they will hear back, or when they were answered. */
+export function ReplyPromise({ handling }: { handling: Handling | null }) {
+  const text = replyPromiseText(handling);
+  if (!text) return null;
+  if (handling?.stage === 'done') return <Text color="fg.muted">{text}</Text>;
   return (
     <Text fontWeight="medium" color="brand.fg">
-      {format(UI_MESSAGES.replyPromise, { date: isoToDisplay(handling[handling.stage].dueDate) })}
+      {text}
     </Text>
   );
 }

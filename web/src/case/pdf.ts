@@ -1,7 +1,9 @@
 /**
- * The A4 PDF of "Unduh Nomor Pengaduan"; pdfmake and its Roboto fonts load only when asked for. With
- * the gateway's signed receipt it carries the code as a QR code (pdfmake's own `qr` node, offline) and
- * as text, and in the document's Keywords, from which the Verifikasi Tanda Terima page reads it back.
+ * The browser's PDFs: the A4 page, the Roboto fonts and the styles every one of them shares, the
+ * loader (pdfmake and its fonts load only when a PDF is asked for, fonts as same-origin assets, never
+ * a third-party request), and the PDF of "Unduh Nomor Pengaduan". With the gateway's signed receipt it
+ * carries the code as a QR code (pdfmake's own `qr` node, offline) and as text, and in the document's
+ * Keywords, from which the Verifikasi Tanda Terima page reads it back.
  */
 
 import type { Receipt } from '@wbs/shared/api/case-create';
@@ -9,12 +11,44 @@ import italicUrl from 'pdfmake/build/fonts/Roboto/Roboto-Italic.ttf?url';
 import mediumUrl from 'pdfmake/build/fonts/Roboto/Roboto-Medium.ttf?url';
 import mediumItalicUrl from 'pdfmake/build/fonts/Roboto/Roboto-MediumItalic.ttf?url';
 import regularUrl from 'pdfmake/build/fonts/Roboto/Roboto-Regular.ttf?url';
-import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
+import type { Content, StyleDictionary, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { formatWib } from './receiptTime.ts';
 import { CASE_NUMBER_REMINDER } from './reminder.ts';
 
+/** Page, margins and body text of every PDF the browser makes. */
+export const PDF_PAGE: Pick<TDocumentDefinitions, 'pageSize' | 'pageMargins' | 'defaultStyle'> = {
+  pageSize: 'A4',
+  pageMargins: [56, 64, 56, 64],
+  defaultStyle: { font: 'Roboto', fontSize: 11, lineHeight: 1.3 },
+};
+
+/** The styles the PDFs share (each document may add its own). */
+export const PDF_STYLES: StyleDictionary = {
+  brand: { fontSize: 12, color: '#163f78', bold: true },
+  title: { fontSize: 20, bold: true },
+  label: { fontSize: 10, color: '#52525b' },
+  hint: { fontSize: 8, color: '#52525b' },
+};
+
 const absolute = (url: string) => new URL(url, window.location.origin).href;
+
+/** Builds `doc` with pdfmake and the bundled Roboto fonts, and downloads it as `fileName`. */
+export async function downloadPdf(doc: TDocumentDefinitions, fileName: string): Promise<void> {
+  const mod = await retryImport(() => import('pdfmake/build/pdfmake'));
+  const pdfMake = (mod.default ?? mod) as typeof mod.default;
+  // Fonts (the only resources the documents name) come from this origin, nowhere else.
+  pdfMake.setUrlAccessPolicy((url) => url.startsWith(`${window.location.origin}/`));
+  pdfMake.setFonts({
+    Roboto: {
+      normal: absolute(regularUrl),
+      bold: absolute(mediumUrl),
+      italics: absolute(italicUrl),
+      bolditalics: absolute(mediumItalicUrl),
+    },
+  });
+  await pdfMake.createPdf(doc).download(fileName);
+}
 
 function receiptContent(receipt: Receipt): Content[] {
   return [
@@ -34,10 +68,8 @@ export function caseNumberDocument(
   receipt?: Receipt,
 ): TDocumentDefinitions {
   return {
-    pageSize: 'A4',
-    pageMargins: [56, 64, 56, 64],
+    ...PDF_PAGE,
     info: { title: `Nomor Pengaduan ${caseNumber}`, ...(receipt ? { keywords: receipt.code } : {}) },
-    defaultStyle: { font: 'Roboto', fontSize: 11, lineHeight: 1.3 },
     content: [
       { text: 'Whistleblowing System', style: 'brand' },
       { text: 'Bukti Pengaduan', style: 'title', margin: [0, 4, 0, 24] },
@@ -49,9 +81,7 @@ export function caseNumberDocument(
       ...(receipt ? receiptContent(receipt) : []),
     ],
     styles: {
-      brand: { fontSize: 12, color: '#163f78', bold: true },
-      title: { fontSize: 20, bold: true },
-      label: { fontSize: 10, color: '#52525b' },
+      ...PDF_STYLES,
       number: { fontSize: 26, bold: true, color: '#163f78' },
       reminder: { fontSize: 11, italics: true },
       code: { fontSize: 7, color: '#3f3f46' },
@@ -64,16 +94,5 @@ export async function downloadCaseNumberPdf(
   createdAt = new Date(),
   receipt?: Receipt,
 ): Promise<void> {
-  const mod = await retryImport(() => import('pdfmake/build/pdfmake'));
-  const pdfMake = (mod.default ?? mod) as typeof mod.default;
-  pdfMake.setUrlAccessPolicy((url) => url.startsWith(`${window.location.origin}/`));
-  pdfMake.setFonts({
-    Roboto: {
-      normal: absolute(regularUrl),
-      bold: absolute(mediumUrl),
-      italics: absolute(italicUrl),
-      bolditalics: absolute(mediumItalicUrl),
-    },
-  });
-  await pdfMake.createPdf(caseNumberDocument(caseNumber, createdAt, receipt)).download(`${caseNumber}.pdf`);
+  await downloadPdf(caseNumberDocument(caseNumber, createdAt, receipt), `${caseNumber}.pdf`);
 }

@@ -1,20 +1,25 @@
 import { Box, Button, Container, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { trackingSchema } from '@wbs/shared';
 import { caseAttachmentsReply } from '@wbs/shared/api/case-evidence';
+import type { Message } from '@wbs/shared/api/messages';
 import { type ComponentProps, type FormEvent, Suspense, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { ApiError, api } from '../api/client.ts';
 import type { CaseDetailView as CaseDetailViewComponent } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
-import type { CaseAccess } from '../case/messages/access.ts';
+import { type CaseAccess, fetchConversation } from '../case/messages/access.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { HydratedForm } from '../ui/HydratedForm.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
-import { lazyWithRetry } from '../ui/lazyWithRetry.tsx';
+import { lazyWithRetry, retryImport } from '../ui/lazyWithRetry.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { PasswordInput } from '../ui/PasswordInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { type Errors, validate } from '../ui/validate.ts';
+import { REPORTER_COPY_TEXTS } from './texts.ts';
+
+/** The tracked case, its proof and Pesan once read: in this page's memory only; Kembali forgets all. */
+type Tracked = { detail: CaseDetail; access: CaseAccess; messages: Message[] | null };
 
 // The case view (tabs, messages, evidence upload) loads with the search, not with the form.
 const CaseDetailView = lazyWithRetry<ComponentProps<typeof CaseDetailViewComponent>>(() =>
@@ -29,11 +34,15 @@ export default function CheckCasePage() {
   const [caseNumber, setCaseNumber] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  // The tracked case and its proof live in this page's memory only; Kembali forgets both.
-  const [tracked, setTracked] = useState<{ detail: CaseDetail; access: CaseAccess } | null>(null);
+  const [tracked, setTracked] = useState<Tracked | null>(null);
   const [busy, setBusy] = useState(false);
   const loading = useLoading();
   const numberRef = useRef<HTMLInputElement>(null);
+
+  /** Pesan as last shown or read, for the copy (only while the same case is still tracked). */
+  function keepMessages(access: CaseAccess, messages: Message[]) {
+    setTracked((now) => (now?.access === access && now.messages !== messages ? { ...now, messages } : now));
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -48,7 +57,11 @@ export default function CheckCasePage() {
         api.POST('/api/v1/tracking', { body: proof, authRedirect: false }),
         CaseDetailView.preload(),
       ]);
-      setTracked({ detail: normaliseCaseDetail(reply), access: { kind: 'tracker', ...proof } });
+      setTracked({
+        detail: normaliseCaseDetail(reply),
+        access: { kind: 'tracker', ...proof },
+        messages: null,
+      });
       setPassword('');
       window.scrollTo({ top: 0 });
     } catch (error) {
@@ -71,14 +84,24 @@ export default function CheckCasePage() {
             detail={detail}
             masked
             showReporterName
+            actions={
+              <ReporterCopyButton
+                tracked={tracked}
+                onMessages={(messages) => keepMessages(access, messages)}
+              />
+            }
             talk={{
               access,
               audience: 'reporter',
               canWrite: true,
               onEvidenceAdded: (reply) => {
                 const { attachments } = v.parse(caseAttachmentsReply, reply);
-                setTracked({ access, detail: { ...detail, attachments } });
+                setTracked((now) =>
+                  now?.access === access ? { ...now, detail: { ...now.detail, attachments } } : now,
+                );
               },
+              initialMessages: tracked.messages,
+              onMessages: (messages) => keepMessages(access, messages),
             }}
             onBack={() => {
               setTracked(null);
@@ -131,5 +154,37 @@ export default function CheckCasePage() {
         </HydratedForm>
       </Box>
     </Container>
+  );
+}
+
+/**
+ * "Unduh salinan laporan saya": the copy of what this view shows (pdfmake and the document builder
+ * load on the first press). Pesan is the conversation the tab shows; when the tab was never opened it
+ * is read now, exactly as opening the tab reads it, and the tab then shows that same reading.
+ */
+function ReporterCopyButton(props: { tracked: Tracked; onMessages: (messages: Message[]) => void }) {
+  const [busy, setBusy] = useState(false);
+  async function download() {
+    setBusy(true);
+    try {
+      const { detail, access } = props.tracked;
+      let messages = props.tracked.messages;
+      if (!messages) {
+        messages = (await fetchConversation(access)).messages;
+        props.onMessages(messages);
+      }
+      const { downloadReporterCopy } = await retryImport(() => import('./reporterCopy.ts'));
+      await downloadReporterCopy({ detail, messages, generatedAt: new Date() });
+    } catch (error) {
+      if (error instanceof ApiError) notify.problem(error);
+      else notify.error(REPORTER_COPY_TEXTS.failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button variant="outline" onClick={() => void download()} loading={busy} disabled={busy}>
+      {REPORTER_COPY_TEXTS.button}
+    </Button>
   );
 }

@@ -22,9 +22,13 @@ export function MessagesPanel(props: {
   access: CaseAccess;
   audience: 'reporter' | 'staff';
   canWrite: boolean;
+  /** The conversation the page already read for this case (shown as it is, not read again). */
+  initialMessages?: Message[] | null;
+  /** Told of every conversation shown (the reporter's copy holds what the tab shows). */
+  onMessages?: (messages: Message[]) => void;
 }) {
   const { access } = props;
-  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [messages, setMessages] = useState<Message[] | null>(props.initialMessages ?? null);
   const [failed, setFailed] = useState(false);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -52,9 +56,18 @@ export function MessagesPanel(props: {
     }
   }, [key]);
 
+  // A conversation the page already read keeps its marks: reading it again would clear them unseen.
+  const knownKey = useRef(props.initialMessages ? key : null);
   useEffect(() => {
+    if (knownKey.current === key) return;
     void load();
-  }, [load]);
+  }, [load, key]);
+
+  const onMessagesRef = useRef(props.onMessages);
+  onMessagesRef.current = props.onMessages;
+  useEffect(() => {
+    if (messages) onMessagesRef.current?.(messages);
+  }, [messages]);
 
   useEffect(() => {
     if (messages?.length) endRef.current?.scrollIntoView?.({ block: 'nearest' });
