@@ -36,6 +36,7 @@ import {
 } from './openapi-conventions.ts';
 import { policyPlugin, type RegisteredRoute } from './policies/plugin.ts';
 import { redisPlugin } from './redis.ts';
+import { retentionPlugin } from './retention/plugin.ts';
 import { routes } from './routes/index.ts';
 import { valibotValidatorCompiler } from './schema.ts';
 import { secondFactorPlugin } from './second-factor/plugin.ts';
@@ -102,6 +103,8 @@ export const app = fp(
     await app.register(clocksPlugin);
     // `app.caseIndex.poll()`: one case-index poll; the job queue schedules it, nothing here does.
     await app.register(caseIndexPlugin);
+    // `app.retention.scan()`: one retention scan; the job queue runs it nightly and at start-up.
+    await app.register(retentionPlugin);
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

@@ -14,6 +14,7 @@ import {
   FEEDBACK_MONTHS_RANGE,
   type HandlingDeadlines,
 } from '@wbs/shared/handling-clock';
+import { DEFAULT_RETENTION_MONTHS, RETENTION_MONTHS_RANGE } from '@wbs/shared/retention';
 import * as v from 'valibot';
 import { type MailSettings, mailFrom, publicUrl, smtpServer } from './mail/settings.ts';
 import { derivedReceiptKey, parseReceiptKeys, type ReceiptKey } from './receipts/keys.ts';
@@ -218,6 +219,12 @@ const envSchema = v.object({
     FEEDBACK_MONTHS_RANGE.min,
     FEEDBACK_MONTHS_RANGE.max,
   ),
+  RETENTION_MONTHS: intString(
+    'RETENTION_MONTHS',
+    DEFAULT_RETENTION_MONTHS,
+    RETENTION_MONTHS_RANGE.min,
+    RETENTION_MONTHS_RANGE.max,
+  ),
   // Checked in mail/settings.ts: the URL may hold a password, so no message may echo it.
   SMTP_URL: optionalText,
   SMTP_CA_FILE: optionalText,
@@ -266,6 +273,11 @@ export type Config = {
   /** The group's handling deadlines (a company may have its own, in the store):
    * docs/product/handling.md#handling-clocks. */
   handlingDeadlines: HandlingDeadlines;
+  /**
+   * The group's retention period in months, counted from the day a case reached a final status (a
+   * company may have its own, in the store): docs/product/retention.md.
+   */
+  retentionMonths: number;
   /** Failure limits of the tracker routes (per complaint number and per client) and their failure floor. */
   tracking: TrackingSettings;
   /** Sign-in limits (docs/adr/0008-sign-in-limits-and-device-token.md); the current-password check uses the
@@ -423,6 +435,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     referenceCacheSeconds: e.REFERENCE_CACHE_SECONDS,
     handlingDeadlines: { ackDays: e.HANDLING_ACK_DAYS, feedbackMonths: e.HANDLING_FEEDBACK_MONTHS },
+    retentionMonths: e.RETENTION_MONTHS,
     tracking: {
       maxPerNumber: e.TRACKING_MAX_PER_NUMBER,
       maxPerClient: e.TRACKING_MAX_PER_CLIENT,

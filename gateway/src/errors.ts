@@ -24,6 +24,8 @@ export const PROBLEMS = {
   conflict: { status: 409, title: PROBLEM_MESSAGES.idempotencyConflict },
   'last-factor-required': { status: 409, title: PROBLEM_MESSAGES.lastFactorRequired },
   'second-factor-missing': { status: 409, title: PROBLEM_MESSAGES.secondFactorMissing },
+  'already-destroyed': { status: 409, title: PROBLEM_MESSAGES.alreadyDestroyed },
+  'scan-running': { status: 409, title: PROBLEM_MESSAGES.retentionScanRunning },
   'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
   'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
   'legacy-error': { status: 422, title: PROBLEM_MESSAGES.validation },

@@ -141,6 +141,9 @@ export const UI_MESSAGES = {
   maskedNote: '**********',
   handlingDeadlinesSaved: 'Tenggat penanganan berhasil disimpan',
   handlingDeadlinesReset: 'Tenggat penanganan kembali mengikuti bawaan grup',
+  retentionPeriodSaved: 'Masa retensi berhasil disimpan',
+  retentionPeriodReset: 'Masa retensi kembali mengikuti bawaan grup',
+  disposalMarked: 'Laporan ditandai sudah dimusnahkan',
   /** The reporter's promise (docs/product/handling.md#handling-clocks); {date} DD/MM/YYYY. */
   replyPromise: 'Laporan Anda akan ditanggapi paling lambat {date}',
   replyGiven: 'Laporan Anda telah ditanggapi pada {date}',
@@ -199,6 +202,8 @@ export const PROBLEM_MESSAGES = {
   totpExists: 'Aplikasi autentikator sudah terdaftar; hapus dulu untuk menggantinya',
   passkeyExists: 'Passkey ini sudah terdaftar',
   secondFactorReset: 'Faktor kedua pengguna telah direset; pengguna mendaftarkannya lagi saat masuk',
+  alreadyDestroyed: 'Laporan ini sudah ditandai dimusnahkan',
+  retentionScanRunning: 'Pemeriksaan retensi sedang berjalan; coba lagi sebentar lagi',
 } as const;
 
 /**

@@ -52,6 +52,11 @@ export const ACTIONS = [
   'reporter-notices:use',
   'reporter-notices:own',
   'second-factors:own',
+  'retention:read',
+  'retention:manage',
+  'disposals:read',
+  'disposals:manage',
+  'processing-records:read',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -132,6 +137,14 @@ export const PERMISSIONS: Record<Action, Rule> = {
    * with managing that account: the master-data resource's own action.
    */
   'second-factors:own': signedIn,
+  // Retention and disposal (docs/product/retention.md): the administrator is the group's data
+  // protection officer. It sets the retention periods, keeps the disposal register and reads the
+  // records of processing; nobody else sees them (the register names cases, however sparsely).
+  'retention:read': types(1),
+  'retention:manage': types(1),
+  'disposals:read': types(1),
+  'disposals:manage': types(1),
+  'processing-records:read': types(1),
 };
 
 export function can(subject: Subject, action: Action): boolean {

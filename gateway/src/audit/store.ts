@@ -81,18 +81,28 @@ const AUDIT_COLUMNS = sql.raw(
  */
 export async function appendAuditRun(db: StoreDb, entries: readonly AuditEntry[]): Promise<AppendedLink[]> {
   if (entries.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const [head] = await tx.select().from(auditChainHead).where(eq(auditChainHead.id, 1)).for('update');
-    if (!head) throw new Error('audit chain head missing');
-    // Taken under the lock, so times follow the sequence across replicas as they did one by one.
-    const run = chainRun(entries, { seq: head.seq, hash: head.hash }, new Date());
-    // The head moves in the same statement. Built by drizzle column by column, a run of 50 records
-    // (500 parameters) cost about a tenth of a busy gateway's CPU on a case detail.
-    await tx.execute(sql`
-      with inserted as (insert into audit_record (${AUDIT_COLUMNS}) ${recordsOf(run)})
-      update audit_chain_head set seq = ${run.tail.seq}, hash = ${run.tail.hash} where id = 1`);
-    return run.links;
-  });
+  return db.transaction((tx) => appendAuditRunIn(tx, entries));
+}
+
+/** A transaction of the store's database. */
+export type StoreTx = Parameters<Parameters<StoreDb['transaction']>[0]>[0];
+
+/**
+ * appendAuditRun inside the caller's own transaction: the records commit (or roll back) with the
+ * caller's other writes, e.g. a retention purge and its record (retention/scan.ts).
+ */
+export async function appendAuditRunIn(tx: StoreTx, entries: readonly AuditEntry[]): Promise<AppendedLink[]> {
+  if (entries.length === 0) return [];
+  const [head] = await tx.select().from(auditChainHead).where(eq(auditChainHead.id, 1)).for('update');
+  if (!head) throw new Error('audit chain head missing');
+  // Taken under the lock, so times follow the sequence across replicas as they did one by one.
+  const run = chainRun(entries, { seq: head.seq, hash: head.hash }, new Date());
+  // The head moves in the same statement. Built by drizzle column by column, a run of 50 records
+  // (500 parameters) cost about a tenth of a busy gateway's CPU on a case detail.
+  await tx.execute(sql`
+    with inserted as (insert into audit_record (${AUDIT_COLUMNS}) ${recordsOf(run)})
+    update audit_chain_head set seq = ${run.tail.seq}, hash = ${run.tail.hash} where id = 1`);
+  return run.links;
 }
 
 /**

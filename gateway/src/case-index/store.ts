@@ -245,6 +245,7 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
             statusId: s.statusId,
             channelId: s.channelId ?? null,
             anonymous: s.anonymous ?? null,
+            closedAt: null,
             firstSeenAt: sql`now()`,
             changedAt: sql`now()`,
           })
@@ -271,6 +272,8 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
           ...(s.channelId != null && k.channelId === null ? { channelId: s.channelId } : {}),
           ...(s.anonymous != null && k.anonymous === null ? { anonymous: s.anonymous } : {}),
           ...(sameFacts(k, s) ? {} : { changedAt: sql`now()` }),
+          // A new status: when the case became final is looked up again (retention/).
+          ...(k.statusId !== s.statusId ? { closedAt: null } : {}),
         })
         .where(
           and(
@@ -384,7 +387,11 @@ export async function noteCaseChange(
     if (sameFacts(before, after)) return { routed: false, statusChanged: false };
     await tx
       .update(caseIndex)
-      .set({ ...after, changedAt: sql`now()` })
+      .set({
+        ...after,
+        changedAt: sql`now()`,
+        ...(before.statusId !== after.statusId ? { closedAt: null } : {}),
+      })
       .where(
         and(
           eq(caseIndex.companyId, ref.companyId),

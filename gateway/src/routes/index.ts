@@ -14,6 +14,7 @@ import channelRoutes from './channels/route.ts';
 import companyRoutes from './companies/route.ts';
 import contactRevealRoutes from './contact-reveal/route.ts';
 import dashboardRoutes from './dashboard/route.ts';
+import disposalRoutes from './disposals/route.ts';
 import handlingDeadlineRoutes from './handling-deadlines/route.ts';
 import healthRoutes from './health/route.ts';
 import identityAccessRoutes from './identity-access/route.ts';
@@ -23,10 +24,12 @@ import ownSecondFactorRoutes from './own-second-factors/route.ts';
 import partnerStaffRoutes from './partner-staff/route.ts';
 import partnerRoutes from './partners/route.ts';
 import passwordRoutes from './password/route.ts';
+import processingRecordRoutes from './processing-records/route.ts';
 import profileRoutes from './profile/route.ts';
 import receiptRoutes from './receipts/route.ts';
 import regionRoutes from './regions/route.ts';
 import reporterNoticeRoutes from './reporter-notices/route.ts';
+import retentionPeriodRoutes from './retention-periods/route.ts';
 import secondFactorRoutes from './second-factor/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
@@ -65,6 +68,9 @@ const API_ROUTES = [
   handlingDeadlineRoutes,
   noticeRoutes,
   reporterNoticeRoutes,
+  retentionPeriodRoutes,
+  disposalRoutes,
+  processingRecordRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -180,6 +180,11 @@ export const caseIndex = pgTable(
     anonymous: boolean('anonymous'),
     /** The legacy's filing time as WIB wall time (handling-clock.ts normaliseWallTime). */
     filedAt: text('filed_at').notNull(),
+    /**
+     * When the case reached its current final status (WIB wall time): from the legacy's log, else when
+     * the gateway first saw it final. Null while open or not looked up yet (retention/).
+     */
+    closedAt: text('closed_at'),
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -385,3 +390,48 @@ export const secondFactorRecovery = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.codeHmac] })],
 );
+
+/** A company's own retention period in months (absent: the group default RETENTION_MONTHS). */
+export const retentionPeriod = pgTable('retention_period', {
+  companyId: integer('company_id').primaryKey(),
+  months: smallint('months').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedByUserId: integer('updated_by_user_id'),
+});
+
+/**
+ * The disposal register (retention/): a case incarnation whose retention period ended, when the
+ * gateway deleted its own personal data of it, and the officer's attestation that the case was
+ * destroyed at the legacy. Facts only: no complaint number, no reporter data.
+ */
+export const caseDisposal = pgTable(
+  'case_disposal',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    caseBinding: text('case_binding').notNull(),
+    /** The final status the case had when it entered the register. */
+    statusId: integer('status_id'),
+    /** WIB wall time the case reached its final status. */
+    closedAt: text('closed_at').notNull(),
+    /** YYYY-MM-DD (WIB): the day its retention period ended. */
+    dueDate: text('due_date').notNull(),
+    registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    storePurgedAt: timestamp('store_purged_at', { withTimezone: true, mode: 'date' }),
+    destroyedAt: timestamp('destroyed_at', { withTimezone: true, mode: 'date' }),
+    destroyedByUserId: integer('destroyed_by_user_id'),
+    /** The officer's display name when marking (the register is read without the legacy). */
+    destroyedByName: text('destroyed_by_name'),
+    note: text('note'),
+  },
+  (t) => [uniqueIndex('case_disposal_case_idx').on(t.companyId, t.caseId, t.caseBinding)],
+);
+
+/** The retention scan's lease (one row, id 1): one scan at a time across replicas. */
+export const retentionScan = pgTable('retention_scan', {
+  id: smallint('id').primaryKey(),
+  holder: text('holder'),
+  heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date' }),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'date' }),
+});

@@ -14,6 +14,7 @@ export * from './profile.ts';
 export * from './receipts.ts';
 export * from './reference.ts';
 export * from './reporter-notices.ts';
+export * from './retention.ts';
 export * from './second-factor.ts';
 export * from './session.ts';
 export * from './staff.ts';

@@ -1784,6 +1784,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/retention-periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Masa retensi data per perusahaan
+         * @description Type 1 only. The group default (RETENTION_MONTHS) and each company’s retention period in months, counted from the day a case reached a final status.
+         *
+         *     Siapa boleh memanggil (retention:read): 1 Administrator.
+         */
+        get: operations["getRetentionPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/retention-periods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Ubah masa retensi perusahaan
+         * @description Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the next retention scan to every final case of the company. Audited (`retention-period-changed`).
+         *
+         *     Siapa boleh memanggil (retention:manage): 1 Administrator.
+         */
+        put: operations["putRetentionPeriodsById"];
+        post?: never;
+        /**
+         * Kembalikan masa retensi ke bawaan grup
+         * @description Type 1 only. The company follows the group default again. Audited (`retention-period-reset`).
+         *
+         *     Siapa boleh memanggil (retention:manage): 1 Administrator.
+         */
+        delete: operations["deleteRetentionPeriodsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register pemusnahan
+         * @description Type 1 only. Cases whose retention period ended: `state=waiting` (overdue ones included: waiting more than DISPOSAL_GRACE_DAYS, 30, days) or `destroyed`; absent, every entry. Waiting entries oldest due first, destroyed ones newest first. `summary.waiting` counts every entry not yet destroyed (overdue ones included); `summary.overdue` those of them overdue.
+         *
+         *     Siapa boleh memanggil (disposals:read): 1 Administrator.
+         */
+        get: operations["getDisposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disposals/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ringkasan register pemusnahan
+         * @description Type 1 only. Entries not yet marked destroyed (`waiting`, overdue ones included) and those waiting more than 30 days (`overdue`): the landing screen’s warning.
+         *
+         *     Siapa boleh memanggil (disposals:read): 1 Administrator.
+         */
+        get: operations["getDisposalsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disposals/{id}/destroyed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tandai laporan sudah dimusnahkan
+         * @description Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` when it was marked before (the first mark stands). Audited (`disposal-destroyed`).
+         *
+         *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
+         */
+        post: operations["postDisposalsByIdDestroyed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disposals/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Periksa masa retensi sekarang
+         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. 409 `scan-running` while another scan runs (on any replica). Audited (`retention-scan`, and `retention-purged` per case).
+         *
+         *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
+         */
+        post: operations["postDisposalsScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/processing-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Catatan pemrosesan data pribadi
+         * @description Type 1 only. The records of processing (UU 27/2022 article 31), generated from the running configuration: retention periods, store engine, mail, second-factor policy and the permission matrix. All texts Indonesian.
+         *
+         *     Siapa boleh memanggil (processing-records:read): 1 Administrator.
+         */
+        get: operations["getProcessingRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1791,7 +1951,7 @@ export interface components {
         /** @description RFC 9457 problem details; `title` and `detail` are Indonesian. */
         Problem: {
             /** @enum {string} */
-            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
+            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/already-destroyed" | "https://wbs.example/problems/scan-running" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
             /** @description What went wrong in general; the same for every problem of a type. */
             title: string;
             status: number;
@@ -2574,6 +2734,68 @@ export interface components {
         ReporterNoticeConfirmReply: {
             confirmed: string;
         };
+        RetentionPeriodsReply: {
+            defaultMonths: number;
+            companies: {
+                companyId: number;
+                companyName: string;
+                months: number;
+                own: boolean;
+            }[];
+        };
+        RetentionPeriodRequest: {
+            months: number;
+        };
+        DisposalListReply: {
+            items: {
+                id: number;
+                companyId: number;
+                companyName: string;
+                caseId: number;
+                statusName: string;
+                /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+                closedAt: string;
+                dueAt: string;
+                storePurgedAt: string | null;
+                /** @enum {string} */
+                state: "waiting" | "overdue" | "destroyed";
+                destroyedAt: string | null;
+                destroyedByName: string | null;
+                note: string | null;
+            }[];
+            total: number;
+            summary: {
+                waiting: number;
+                overdue: number;
+                destroyed: number;
+            };
+        };
+        DisposalSummary: {
+            waiting: number;
+            overdue: number;
+        };
+        DisposalDestroyedRequest: {
+            note?: string;
+        };
+        DisposalScanReply: {
+            purged: number;
+            registered: number;
+        };
+        ProcessingRecordsReply: {
+            /** @description WIB (UTC+7) wall time YYYY-MM-DDTHH:mm:ss, without offset: append +07:00 for the moment. A legacy date the gateway cannot read is passed on as the legacy wrote it. */
+            generatedAt: string;
+            controller: string;
+            activities: {
+                name: string;
+                purpose: string;
+                subjects: string;
+                dataCategories: string[];
+                storedIn: string;
+                access: string[];
+                retention: string;
+                legalBasis: string;
+            }[];
+        };
     };
     responses: {
         /** @description `validation` or `bad-request`: a field is missing or wrong (`errors`; the reason in `detail`). */
@@ -2670,7 +2892,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
+        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `already-destroyed` (409), `scan-running` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
         ClientProblem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6413,6 +6635,271 @@ export interface operations {
                 };
             };
             400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getRetentionPeriods: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionPeriodsReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    putRetentionPeriodsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionPeriodRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    deleteRetentionPeriodsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getDisposals: {
+        parameters: {
+            query?: {
+                state?: "waiting" | "destroyed";
+                page?: string;
+                size?: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisposalListReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getDisposalsSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisposalSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postDisposalsByIdDestroyed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisposalDestroyedRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postDisposalsScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisposalScanReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getProcessingRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessingRecordsReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
