@@ -11,13 +11,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeGateway, type Reply } from '../../test/fakeGateway.ts';
 import { cleanUp, renderAt } from '../../test/render.tsx';
 import { notify } from '../../ui/toaster.tsx';
+import type { DisposalItem } from './calls.ts';
 import DisposalRegisterPage from './DisposalRegisterPage.tsx';
 
 vi.mock('../../ui/toaster.tsx', () => ({
   notify: { info: vi.fn(), problem: vi.fn(), success: vi.fn(), error: vi.fn(), warning: vi.fn() },
 }));
 
-const WAITING = {
+const WAITING: DisposalItem = {
   id: 7,
   companyId: 1,
   companyName: 'PT Kahuripan',
@@ -31,7 +32,7 @@ const WAITING = {
   destroyedByName: null,
   note: null,
 };
-const OVERDUE = {
+const OVERDUE: DisposalItem = {
   ...WAITING,
   id: 8,
   companyId: 2,
@@ -42,7 +43,7 @@ const OVERDUE = {
   storePurgedAt: null,
   state: 'overdue',
 };
-const DESTROYED = {
+const DESTROYED: DisposalItem = {
   ...WAITING,
   id: 3,
   caseId: 2,

@@ -5,13 +5,14 @@
  */
 import { Button, Dialog, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import { format } from '@wbs/shared/messages';
+import { DISPOSAL_NOTE_MAX } from '@wbs/shared/retention';
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { FormField } from '../../ui/FormField.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import { useFormErrors } from '../../ui/useFormErrors.ts';
 import { type DisposalItem, markDestroyed } from './calls.ts';
-import { NOTE_MAX, REGISTER_TEXTS as T } from './texts.ts';
+import { REGISTER_TEXTS as T } from './texts.ts';
 
 /**
  * Stays mounted while it closes (the parent clears `item` on `onExitComplete`), so Chakra gives the
@@ -34,7 +35,7 @@ export function MarkDestroyedDialog(props: {
 
   const submit = async () => {
     const text = note.trim();
-    if (text.length > NOTE_MAX) {
+    if (text.length > DISPOSAL_NOTE_MAX) {
       setErrors({ note: T.noteTooLong });
       return;
     }
@@ -87,7 +88,7 @@ export function MarkDestroyedDialog(props: {
                       name="note"
                       rows={3}
                       value={note}
-                      maxLength={NOTE_MAX}
+                      maxLength={DISPOSAL_NOTE_MAX}
                       onChange={(e) => {
                         setNote(e.target.value);
                         clearField('note');

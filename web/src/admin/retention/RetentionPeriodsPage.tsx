@@ -5,6 +5,7 @@
  */
 import { Box, Button, Flex, Heading, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared';
+import { RETENTION_MONTHS_RANGE } from '@wbs/shared/retention';
 import { useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/useApi.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
@@ -12,9 +13,6 @@ import { notify } from '../../ui/toaster.tsx';
 import { useFormErrors } from '../../ui/useFormErrors.ts';
 import { type RetentionRow, resetRetentionPeriod, retentionPeriods, setRetentionPeriod } from './calls.ts';
 import { RETENTION_TEXTS as T } from './texts.ts';
-
-/** The range the gateway accepts (the contract's `months`); the field says so to the browser too. */
-const MONTHS = { min: 1, max: 120 } as const;
 
 function EditRow(props: { row: RetentionRow; onDone: (saved: boolean) => void }) {
   const [months, setMonths] = useState(String(props.row.months));
@@ -45,8 +43,8 @@ function EditRow(props: { row: RetentionRow; onDone: (saved: boolean) => void })
             w="24"
             type="number"
             inputMode="numeric"
-            min={MONTHS.min}
-            max={MONTHS.max}
+            min={RETENTION_MONTHS_RANGE.min}
+            max={RETENTION_MONTHS_RANGE.max}
             aria-label={`${T.months} ${props.row.companyName}`}
             aria-invalid={errors.months ? true : undefined}
             ref={input}

@@ -9,7 +9,6 @@ export type RetentionPeriods = ApiReply<'get', '/api/v1/retention-periods'>;
 export type RetentionRow = RetentionPeriods['companies'][number];
 export type DisposalPage = ApiReply<'get', '/api/v1/disposals'>;
 export type DisposalItem = DisposalPage['items'][number];
-export type DisposalState = DisposalItem['state'];
 export type DisposalSummary = ApiReply<'get', '/api/v1/disposals/summary'>;
 export type ProcessingRecords = ApiReply<'get', '/api/v1/processing-records'>;
 export type ProcessingActivity = ProcessingRecords['activities'][number];
@@ -26,7 +25,7 @@ export const resetRetentionPeriod = (companyId: number) =>
   api.DELETE('/api/v1/retention-periods/{id}', withId(companyId));
 
 export const disposals = (state: RegisterFilter, page: number, size: number): Query<DisposalPage> =>
-  read('/api/v1/disposals', { params: { query: { state, page, size } } });
+  read('/api/v1/disposals', { params: { query: { state, page: String(page), size: String(size) } } });
 
 export const disposalSummary = () => read('/api/v1/disposals/summary');
 

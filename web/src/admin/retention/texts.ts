@@ -1,6 +1,7 @@
 /** The Indonesian texts of Retensi Data, Register Pemusnahan, Catatan Pemrosesan Data and the banner. */
+
+import type { DisposalState } from '@wbs/shared/retention';
 import { formatDateTime } from '../../case/detail.ts';
-import type { DisposalState } from './calls.ts';
 
 export const RETENTION_TEXTS = {
   title: 'Retensi Data',
@@ -49,15 +50,12 @@ export const REGISTER_TEXTS = {
     'tercatat di jejak audit dan tidak dapat dibatalkan.',
   note: 'Catatan',
   noteHelper: 'Opsional, maksimal 500 karakter. Jangan tulis identitas pelapor.',
-  noteTooLong: 'Maksimal 500 karakter',
+  noteTooLong: 'Maksimal 500 Karakter',
   confirm: 'Tandai',
   cancel: 'Batal',
   destroyedBy: 'oleh {name}',
   summary: 'Menunggu: {waiting} (melewati batas: {overdue}) · Sudah dimusnahkan: {destroyed}',
 } as const;
-
-/** The longest Catatan the gateway keeps (the contract's `note`). */
-export const NOTE_MAX = 500;
 
 export const STATE_LABELS: Record<DisposalState, string> = {
   waiting: 'Menunggu',
