@@ -24,6 +24,7 @@ import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
 import { noticeCases } from './cases/notices.ts';
 import { reporterNoticeCases } from './cases/reporter-notices.ts';
+import { retentionCases } from './cases/retention.ts';
 import { secondFactorCases } from './cases/second-factor.ts';
 import { sessionCases } from './cases/sessions.ts';
 import { trackingCases } from './cases/tracking.ts';
@@ -129,6 +130,7 @@ try {
     ...messageCases,
     ...reporterNoticeCases,
     ...noticeCases,
+    ...retentionCases,
     ...limitCases,
     ...headerCases,
   ];

@@ -13,7 +13,13 @@ import { Store } from './store/store.ts';
 
 export type { Knobs } from './knobs.ts';
 export { EXPORT_HEADERS } from './routes/export.ts';
-export { type DemoAccount, demoAccounts, demoCases, untouchedDemoCase } from './seed/demo-accounts.ts';
+export {
+  type DemoAccount,
+  demoAccounts,
+  demoCases,
+  retiredDemoCase,
+  untouchedDemoCase,
+} from './seed/demo-accounts.ts';
 export type { GenerateCases } from './seed/generate.ts';
 export { SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
 

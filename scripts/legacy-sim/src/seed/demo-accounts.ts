@@ -121,3 +121,14 @@ export const untouchedDemoCase = {
   description: 'Baru (status id 1), company 1, filed 8 days ago and never touched: overdue',
   daysAgo: 8,
 } as const;
+
+/**
+ * A report closed long ago: its final log entry (Ditutup) is dated 13 months before the seed, past the
+ * group's default retention period of 12 months, for the retention scan and the disposal register.
+ */
+export const retiredDemoCase = {
+  caseNumber: 'WBS-10000005',
+  password: 'Lapor#2026!',
+  description: 'Ditutup (status id 21, final), company 1, closed 13 months before the seed: past retention',
+  closedMonthsAgo: 13,
+} as const;

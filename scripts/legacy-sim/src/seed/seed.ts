@@ -20,7 +20,7 @@ import type {
   Whistleblower,
 } from '../types.ts';
 import { STORE_VERSION } from '../types.ts';
-import { demoAccounts, demoCases, untouchedDemoCase } from './demo-accounts.ts';
+import { demoAccounts, demoCases, retiredDemoCase, untouchedDemoCase } from './demo-accounts.ts';
 import { TINY_PDF, TINY_PNG } from './files.ts';
 
 export const SEED_CASE_COUNT = 200;
@@ -319,7 +319,11 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
     'Admin Perusahaan';
 
   const cases: Case[] = [];
-  const numbers = new Set<string>([...demoCases.map((d) => d.caseNumber), untouchedDemoCase.caseNumber]);
+  const numbers = new Set<string>([
+    ...demoCases.map((d) => d.caseNumber),
+    untouchedDemoCase.caseNumber,
+    retiredDemoCase.caseNumber,
+  ]);
   let attachmentId = 0;
   let caseLogId = 0;
   let allegedId = 0;
@@ -458,6 +462,47 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
     untouched.createdByUserId = null;
     untouched.passwordHash = await hashPassword(untouchedDemoCase.password, saltBytes());
     untouched.logs = [];
+  }
+
+  // The fifth becomes the one closed long ago: filed a month before its closing, accepted, then
+  // Ditutup on the day `closedMonthsAgo` months before the seed.
+  const retired = cases[demoCases.length + 1];
+  if (retired) {
+    const closing = new Date(now);
+    closing.setUTCMonth(closing.getUTCMonth() - retiredDemoCase.closedMonthsAgo);
+    const closedAt = closing.getTime();
+    const filedAt = closedAt - 30 * 86_400_000;
+    const handler = handlerName(1);
+    retired.caseNumber = retiredDemoCase.caseNumber;
+    retired.caseTitle = retired.fields.caseWhat as string;
+    retired.created = Math.floor(filedAt);
+    retired.companyId = 1;
+    retired.categoryId = caseCategories.find((c) => c.companyId === 1)!.caseCategoryId;
+    retired.lineId = retired.lineId ?? 1;
+    retired.statusId = SEED_STATUS.CLOSED;
+    retired.whistleblowerId = null;
+    retired.createdByUserId = null;
+    retired.passwordHash = await hashPassword(retiredDemoCase.password, saltBytes());
+    retired.logs = [
+      {
+        caseLogId: ++caseLogId,
+        caseStatusId: SEED_STATUS.ACCEPTED,
+        message: 'Status diperbarui menjadi Diterima. Laporan diterima dan ditelaah.',
+        file: null,
+        created: Math.floor(filedAt + 2 * 86_400_000),
+        createdBy: handler,
+        createdByUserId: null,
+      },
+      {
+        caseLogId: ++caseLogId,
+        caseStatusId: SEED_STATUS.CLOSED,
+        message: 'Status diperbarui menjadi Ditutup. Penanganan selesai.',
+        file: null,
+        created: Math.floor(closedAt),
+        createdBy: handler,
+        createdByUserId: null,
+      },
+    ];
   }
 
   return {
