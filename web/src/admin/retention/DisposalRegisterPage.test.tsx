@@ -1,6 +1,6 @@
 /**
  * Register Pemusnahan over a fake gateway: the waiting list (overdue ones said so) with its case link,
- * the destroyed list with who and when, Data Tidak Ditemukan when empty, paging; Periksa sekarang says
+ * the destroyed list with who and when (a status the legacy could not name as a dash), Data Tidak Ditemukan when empty, paging; Periksa sekarang says
  * its counts and reads the register again; Tandai sudah dimusnahkan asks first (Batal sends nothing and
  * gives the focus back to the row's button), sends the optional Catatan, says so, reads again and puts
  * the focus on the heading; the server's field message stays in the dialog; a mark someone made
@@ -47,6 +47,8 @@ const DESTROYED: DisposalItem = {
   ...WAITING,
   id: 3,
   caseId: 2,
+  // The legacy's status table could not name it.
+  statusName: '',
   state: 'destroyed',
   destroyedAt: '2026-11-02T14:05:00',
   destroyedByName: 'Administrator',
@@ -134,6 +136,7 @@ describe('Register Pemusnahan', () => {
       'true',
     );
     const row = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(within(row).getAllByRole('cell')[2]?.textContent).toBe('-');
     expect(within(row).getAllByRole('cell')[6]?.textContent).toBe(
       'Sudah dimusnahkan02/11/2026 14:05 WIB oleh AdministratorCatatan: Dihapus dari basis data WBS',
     );

@@ -156,7 +156,8 @@ export default function DisposalRegisterPage() {
                       </RouterLink>
                     </Link>
                   </Table.Cell>
-                  <Table.Cell>{item.statusName}</Table.Cell>
+                  {/* Empty when the legacy's status table could not name it. */}
+                  <Table.Cell>{item.statusName || '-'}</Table.Cell>
                   <Table.Cell whiteSpace="nowrap">{wibTime(item.closedAt)}</Table.Cell>
                   <Table.Cell whiteSpace="nowrap">{dayDisplay(item.dueAt)}</Table.Cell>
                   <Table.Cell whiteSpace="nowrap">
