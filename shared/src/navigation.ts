@@ -7,6 +7,17 @@ export type MenuItem = { label: string; path: string };
 /** Notifikasi: how each kind of notice is mailed (staff types 1–5, from the top-bar menu and the bell). */
 export const NOTICE_PREFERENCES_PATH = '/admin/notifikasi';
 
+/**
+ * Retention and disposal (docs/product/retention.md): the administrator, who is also the data
+ * protection officer, sets each company's retention period, keeps the disposal register and reads
+ * the records of processing.
+ */
+export const RETENTION_PATHS = {
+  periods: '/admin/retensi',
+  register: '/admin/pemusnahan',
+  records: '/admin/catatan-pemrosesan',
+} as const;
+
 /** Keamanan Akun: the user's own second factors (every signed-in type, from the top-bar menu). */
 export const ACCOUNT_SECURITY_PATH = '/admin/keamanan';
 
@@ -31,6 +42,9 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     { label: 'Tenggat Penanganan', path: '/admin/deadlines' },
     // Mails of every user that failed all retries: only the administrator may look and send again.
     { label: 'Surel Gagal Terkirim', path: '/admin/surel-gagal' },
+    { label: 'Retensi Data', path: RETENTION_PATHS.periods },
+    { label: 'Register Pemusnahan', path: RETENTION_PATHS.register },
+    { label: 'Catatan Pemrosesan Data', path: RETENTION_PATHS.records },
   ],
   2: [
     { label: 'Analis', path: '/admin/supportagent' },
@@ -65,6 +79,9 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     '/admin/deadlines',
     NOTICE_PREFERENCES_PATH,
     '/admin/surel-gagal',
+    RETENTION_PATHS.periods,
+    RETENTION_PATHS.register,
+    RETENTION_PATHS.records,
     ACCOUNT_SECURITY_PATH,
   ],
   2: [

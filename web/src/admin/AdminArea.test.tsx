@@ -9,6 +9,7 @@ import {
   ADMIN_ROUTES,
   can,
   NOTICE_PREFERENCES_PATH,
+  RETENTION_PATHS,
   sideMenu,
   topBarMenu,
   USER_TYPE_IDS,
@@ -17,8 +18,9 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { User } from '../api/types.ts';
-import { fakeGateway, ok } from '../test/fakeGateway.ts';
+import { fakeGateway, ok, type Reply } from '../test/fakeGateway.ts';
 import { cleanUp, renderAt } from '../test/render.tsx';
+import { notify } from '../ui/toaster.tsx';
 import AdminArea from './AdminArea.tsx';
 
 vi.mock('../ui/toaster.tsx', () => ({
@@ -38,6 +40,14 @@ describe('menus and routes of notices and failed mails', () => {
         expect(topBarMenu(userTypeId).some((item) => item.path === NOTICE_PREFERENCES_PATH)).toBe(notices);
         expect(ADMIN_ROUTES[userTypeId].includes(DEAD_LETTERS_PATH)).toBe(deadLetters);
         expect(sideMenu(userTypeId).some((item) => item.path === DEAD_LETTERS_PATH)).toBe(deadLetters);
+        // The retention screens: the administrator's alone, each in its side menu and routes.
+        const retention = can(subject, 'disposals:manage');
+        expect(can(subject, 'retention:manage')).toBe(retention);
+        expect(can(subject, 'processing-records:read')).toBe(retention);
+        for (const path of Object.values(RETENTION_PATHS)) {
+          expect(ADMIN_ROUTES[userTypeId].includes(path)).toBe(retention);
+          expect(sideMenu(userTypeId).some((item) => item.path === path)).toBe(retention);
+        }
         // Keamanan Akun: every signed-in user, from the top-bar menu.
         expect(ADMIN_ROUTES[userTypeId].includes(ACCOUNT_SECURITY_PATH)).toBe(true);
         expect(topBarMenu(userTypeId)).toContainEqual({
@@ -64,6 +74,8 @@ const userOfType = (userTypeId: 1 | 2 | 6): User => ({
   staffId: null,
 });
 
+let summary: Reply = { status: 200, body: { waiting: 0, overdue: 0 } };
+
 /** A gateway with one signed-in user (or none) that knows the screens' first reads. */
 function fakeAdminGateway(user: User | null) {
   return fakeGateway(
@@ -72,6 +84,8 @@ function fakeAdminGateway(user: User | null) {
       'GET /notices': ok({ items: [], unread: 2, more: false }),
       'GET /mail/dead-letters': ok({ items: [] }),
       'GET /notice-preferences': ok({ items: [], hasEmail: true }),
+      'GET /disposals/summary': () => summary,
+      'GET /partners': ok({ items: [], total: 0, page: 1, pageSize: 10 }),
     },
     // Any query: the reads are told apart by their path alone.
     // Screens outside this test (dashboard, case list) get a refusal: they show their own failure.
@@ -91,6 +105,8 @@ function renderAdmin(path: string) {
     <Route path="/admin" nest>
       <AdminArea />
     </Route>,
+    // As the app: a failed load is a snackbar, unless the screen says otherwise.
+    { swr: { onError: (error) => notify.problem(error) } },
   );
 }
 
@@ -132,5 +148,53 @@ describe('the /admin guard', () => {
     fakeAdminGateway(null);
     const location = renderAdmin(NOTICE_PREFERENCES_PATH);
     await waitFor(() => expect(location.history.at(-1)).toBe('/auth/login'));
+  });
+});
+
+describe("the administrator's landing warning of overdue disposals", () => {
+  afterEach(() => {
+    summary = { status: 200, body: { waiting: 0, overdue: 0 } };
+  });
+
+  it('shows the overdue count on the landing screen with a link to Register Pemusnahan', async () => {
+    summary = { status: 200, body: { waiting: 4, overdue: 3 } };
+    const calls = fakeAdminGateway(userOfType(1));
+    const location = renderAdmin('/admin/partner');
+    const warning = await screen.findByText('3 laporan melewati masa retensi dan belum ditandai dimusnahkan');
+    expect(warning).toBeTruthy();
+    screen.getByRole('link', { name: 'Buka Register Pemusnahan' }).click();
+    await waitFor(() => expect(location.history.at(-1)).toBe(RETENTION_PATHS.register));
+    await screen.findByRole('heading', { name: 'Register Pemusnahan' });
+    // Only the landing screen warns.
+    expect(screen.queryByText(/melewati masa retensi/)).toBeNull();
+    expect(calls.filter((c) => c.path === '/disposals/summary')).toHaveLength(1);
+  });
+
+  it('no warning while nothing is overdue, nor when the count cannot be read (and no snackbar)', async () => {
+    summary = { status: 200, body: { waiting: 2, overdue: 0 } };
+    const calls = fakeAdminGateway(userOfType(1));
+    renderAdmin('/admin/partner');
+    await waitFor(() => expect(calls.some((c) => c.path === '/disposals/summary')).toBe(true));
+    await screen.findByRole('heading', { name: 'Partner' });
+    expect(screen.queryByText(/melewati masa retensi/)).toBeNull();
+    cleanup();
+
+    summary = { status: 503, body: { type: 'x/busy', title: 'Layanan sedang sibuk', status: 503 } };
+    const failing = fakeAdminGateway(userOfType(1));
+    renderAdmin('/admin/partner');
+    await waitFor(() => expect(failing.some((c) => c.path === '/disposals/summary')).toBe(true));
+    await screen.findByRole('heading', { name: 'Partner' });
+    expect(screen.queryByText(/melewati masa retensi/)).toBeNull();
+    expect(notify.problem).not.toHaveBeenCalled();
+  });
+
+  it('other types are never asked for it, and are sent away from the retention screens', async () => {
+    summary = { status: 200, body: { waiting: 4, overdue: 3 } };
+    const calls = fakeAdminGateway(userOfType(2));
+    const location = renderAdmin(RETENTION_PATHS.register);
+    await waitFor(() => expect(location.history.at(-1)).toBe('/admin/dashboard'));
+    expect(calls.map((c) => c.path)).not.toContain('/disposals/summary');
+    expect(calls.map((c) => c.path).some((p) => p.startsWith('/disposals'))).toBe(false);
+    expect(screen.queryByText(/melewati masa retensi/)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { ADMIN_ROUTES, can, targetAfterLogin } from '@wbs/shared';
+import { ADMIN_ROUTES, can, RETENTION_PATHS, targetAfterLogin } from '@wbs/shared';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { forcedPasswordChange, useSession } from '../api/session.ts';
@@ -13,6 +13,7 @@ import { CaseListPage } from './cases/CaseListPage.tsx';
 import { HandlingDeadlinesPage } from './HandlingDeadlinesPage.tsx';
 import { CompanyPage, PartnerPage } from './OrganisationPages.tsx';
 import { ProfilePage } from './ProfilePage.tsx';
+import { OverdueDisposalBanner } from './retention/OverdueDisposalBanner.tsx';
 import { AnalystPage, PartnerStaffPage } from './StaffPages.tsx';
 import { StatusListPage } from './StatusListPage.tsx';
 
@@ -20,6 +21,12 @@ import { StatusListPage } from './StatusListPage.tsx';
 const NoticePreferencesPage = lazy(() => import('./NoticePreferencesPage.tsx'));
 const DeadLettersPage = lazy(() => import('./DeadLettersPage.tsx'));
 const SecurityPage = lazy(() => import('../second-factor/SecurityPage.tsx'));
+const RetentionPeriodsPage = lazy(() => import('./retention/RetentionPeriodsPage.tsx'));
+const DisposalRegisterPage = lazy(() => import('./retention/DisposalRegisterPage.tsx'));
+const ProcessingRecordsPage = lazy(() => import('./retention/ProcessingRecordsPage.tsx'));
+
+/** Paths of the retention screens under the /admin nest. */
+const nested = (path: string) => path.slice('/admin'.length);
 
 /** A lazily loaded screen inside the layout: a spinner while it loads, Coba lagi if it cannot. */
 const onDemand = (node: ReactNode) => (
@@ -54,6 +61,7 @@ export default function AdminArea() {
   }
   return (
     <AdminLayout user={user}>
+      {full === target && can(subjectOf(user), 'disposals:read') && <OverdueDisposalBanner />}
       <Switch>
         <Route path="/case" nest>
           <CaseListPage user={user} />
@@ -92,6 +100,9 @@ export default function AdminArea() {
         <Route path="/notifikasi">{onDemand(<NoticePreferencesPage />)}</Route>
         <Route path="/surel-gagal">{onDemand(<DeadLettersPage />)}</Route>
         <Route path="/keamanan">{onDemand(<SecurityPage />)}</Route>
+        <Route path={nested(RETENTION_PATHS.periods)}>{onDemand(<RetentionPeriodsPage />)}</Route>
+        <Route path={nested(RETENTION_PATHS.register)}>{onDemand(<DisposalRegisterPage />)}</Route>
+        <Route path={nested(RETENTION_PATHS.records)}>{onDemand(<ProcessingRecordsPage />)}</Route>
         <Route>
           <Redirect to={`~${target}`} replace />
         </Route>

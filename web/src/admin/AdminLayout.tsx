@@ -59,6 +59,8 @@ export function AdminLayout({ user, children }: { user: User; children: ReactNod
         position="sticky"
         top="0"
         zIndex="docked"
+        // A printed screen (Catatan Pemrosesan Data) is its content alone.
+        _print={{ display: 'none' }}
       >
         <HStack gap="2">
           <IconButton
@@ -140,6 +142,7 @@ export function AdminLayout({ user, children }: { user: User; children: ReactNod
           display={{ base: open ? 'block' : 'none', lg: 'block' }}
           position={{ base: 'absolute', lg: 'static' }}
           zIndex={{ base: 'dropdown', lg: 'auto' }}
+          _print={{ display: 'none' }}
         >
           {nav}
         </Box>
