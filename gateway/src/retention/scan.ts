@@ -9,6 +9,7 @@
  *    transaction its register entry is made (the unique entry per incarnation is the claim: a second
  *    replica's scan finds it and does nothing), the gateway's personal data of that incarnation is
  *    deleted, and one audit record with the counts is chained.
+ * 3. every registered case, still final, whose incarnation holds gateway data again: deleted again.
  * What is kept: the case index and its events (facts only) and the audit trail. Nothing is deleted at
  * the legacy: the officer does that and marks the entry.
  *
@@ -313,6 +314,61 @@ async function purgeDue(
   }
 }
 
+/**
+ * Step 3: a registered case, still final, whose incarnation holds gateway data again — a tracker may
+ * still write on a closed case, a handler may open its identity, a reporter may ask for mail again —
+ * loses it as at registration, each time with its own audit record (`again`). A case opened again is
+ * left alone: its handling is under way, and what it gathers is deleted when it is final and this
+ * step finds it again.
+ */
+async function purgeAgain(
+  options: RetentionScanOptions,
+  finals: ReadonlySet<number>,
+  budget: ScanBudget,
+  report: ScanReport,
+): Promise<void> {
+  const { store } = options;
+  const by = options.by ?? SYSTEM_ACTOR;
+  const ofEntry = (table: string) => sql`exists (select 1 from ${sql.raw(table)} x
+      where x.company_id = d.company_id and x.case_id = d.case_id and x.case_binding = d.case_binding)`;
+  const result = (await store.db.execute(sql`
+    select d.id as disposal_id, i.company_id, i.case_id, i.case_binding, i.filed_at, i.status_id, i.changed_at
+      from case_disposal d
+      join case_index i on i.company_id = d.company_id and i.case_id = d.case_id
+                       and i.case_binding = d.case_binding
+     where i.status_id in (${idList([...finals])})
+       and (${ofEntry('case_message')} or ${ofEntry('identity_access')} or ${ofEntry('case_conversation')}
+            or ${ofEntry('case_clock')} or ${ofEntry('reporter_subscription')})
+     order by d.id
+     limit ${budget.purges + 1}`)) as unknown as { rows: (IndexRow & { disposal_id: number | string })[] };
+  const rows = result.rows.slice(0, budget.purges);
+  if (result.rows.length > budget.purges) report.more = true;
+  for (const row of rows) {
+    const ref = boundOf(row);
+    const purged = await store.db.transaction(async (tx) => {
+      const counts = await purgeCaseData(tx, ref);
+      if (!Object.values(counts).some((n) => n > 0)) return false;
+      await appendAuditRunIn(tx, [
+        {
+          event: 'retention-purged',
+          actor: by.actor,
+          method: by.method,
+          route: by.route,
+          fields: {
+            disposalId: Number(row.disposal_id),
+            companyId: ref.companyId,
+            caseId: ref.caseId,
+            again: true,
+            ...counts,
+          },
+        },
+      ]);
+      return true;
+    });
+    if (purged) report.purged += 1;
+  }
+}
+
 /** One bounded run of the scan. Legacy failures are counted and logged (ids only); store errors throw. */
 export async function runRetentionScan(options: RetentionScanOptions): Promise<ScanReport> {
   const budget = { ...DEFAULT_SCAN_BUDGET, ...options.budget };
@@ -341,5 +397,6 @@ export async function runRetentionScan(options: RetentionScanOptions): Promise<S
   report.finalsKnown = true;
   await learnClosedTimes(options, finals, budget, report);
   await purgeDue(options, finals, budget, report, wibToday(now()));
+  await purgeAgain(options, finals, budget, report);
   return report;
 }

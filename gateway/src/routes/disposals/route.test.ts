@@ -166,6 +166,30 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
     expect(await countOf('case_disposal', retired.companyId, retired.caseId)).toBe(1);
   });
 
+  it('deletes what a registered case gathers afterwards, at the next scan, with a record of its own', async () => {
+    // The tracker may still write on a closed case, and a handler may open it again.
+    expect((await postAsTracker(retiredDemoCase)).statusCode).toBe(201);
+    expect((await call(2, 'GET', `/cases/${retired.caseId}`)).statusCode).toBe(200);
+    expect(await countOf('case_message', retired.companyId, retired.caseId)).toBe(1);
+    expect(await countOf('identity_access', retired.companyId, retired.caseId)).toBeGreaterThan(0);
+    const scan = await call(1, 'POST', '/disposals/scan');
+    expect(scan.json()).toEqual({ purged: 1, registered: 0 });
+    expect(await countOf('case_message', retired.companyId, retired.caseId)).toBe(0);
+    expect(await countOf('identity_access', retired.companyId, retired.caseId)).toBe(0);
+    expect(await countOf('case_disposal', retired.companyId, retired.caseId)).toBe(1);
+    const records = await rows(
+      sql`select body from audit_record where event = 'retention-purged' order by seq desc limit 1`,
+    );
+    expect(JSON.parse(records[0]!.body as string).fields).toMatchObject({
+      caseId: retired.caseId,
+      again: true,
+      messages: 1,
+    });
+    // The open case's data is untouched, and a scan with nothing new does nothing.
+    expect(await countOf('case_message', open.companyId, open.caseId)).toBe(1);
+    expect((await call(1, 'POST', '/disposals/scan')).json()).toEqual({ purged: 0, registered: 0 });
+  });
+
   it('marks an entry destroyed once: audited, then 409; unknown ids 404; notes checked', async () => {
     const [item] = ((await call(1, 'GET', '/disposals')).json() as DisposalListReply).items;
     const id = item!.id;
