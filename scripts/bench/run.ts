@@ -55,6 +55,11 @@ const BENCHES: Bench[] = [
     run: node('gateway/bench/uploads.ts'),
   },
   {
+    name: 'retention',
+    what: 'the retention scan over 20,000 final cases per company: the backlog and the idle nightly run, vs bare deletes',
+    run: node('gateway/bench/retention.ts'),
+  },
+  {
     name: 'export',
     what: 'time and memory of the export presenter rewriting a 10,000-row legacy workbook',
     run: node('gateway/bench/export.ts'),

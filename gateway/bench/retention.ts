@@ -1,0 +1,168 @@
+/**
+ * `pnpm bench retention`: the retention scan at a group's ten years of closed reports. The case index
+ * holds BENCH_RETENTION_CASES final cases of one company (default 20,000), half of them closed 13
+ * months ago (past the 12-month default) with a message, a read mark and an identity read each, the
+ * other half closed last month. Measured, side by side with a reference in the same run:
+ * - the backlog: every due case purged, registered and audited (runs of 200 until none is left),
+ *   against the reference of the same rows of a twin company deleted by one bare statement per table
+ *   (no register, no audit chain, no transaction per case);
+ * - the nightly run with nothing to do over all those registered cases, against one full pass over
+ *   the case index (`count(*)`).
+ * The twin company's cases carry an open status in the index, so the scan never touches them.
+ * The store is PGlite in memory, or a fresh database on BENCH_DATABASE_URL's server.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createLegacySim } from '@wbs/legacy-sim';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { sql } from '../src/store/drizzle.ts';
+
+const CASES = Number(process.env.BENCH_RETENTION_CASES ?? 20_000);
+const DITUTUP = 21;
+const INVESTIGASI = 14;
+const SCANNED = 1;
+const TWIN = 9_001;
+
+async function storeEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) return { env: { STORE_DATA_DIR: 'memory://' }, drop: async () => {} };
+  const name = `wbs_bench_retention_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const database = new URL(url);
+  database.pathname = `/${name}`;
+  return {
+    env: {
+      DATABASE_URL: database.toString(),
+      STORE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    },
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+const legacy = await createLegacySim({});
+const store = await storeEnv();
+const config = loadConfig({
+  LEGACY_API_URL: legacy.apiUrl,
+  SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghij',
+  SESSION_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+  LOG_LEVEL: 'warn',
+  // Only the scans this bench runs: no start-up scan, no watcher changing the index underneath.
+  JOBS_ENABLED: 'false',
+  LEGACY_SERVICE_USERNAME: 'admin',
+  LEGACY_SERVICE_PASSWORD: 'Admin#2026!',
+  METRICS_PORT: '0',
+  ...store.env,
+});
+const app = await buildApp({ config, logStream: new Writable({ write: (_c, _e, done) => done() }) });
+await app.ready();
+
+const day = (monthsAgo: number) => {
+  const d = new Date();
+  d.setUTCMonth(d.getUTCMonth() - monthsAgo);
+  return d.toISOString().slice(0, 19);
+};
+const ms = (started: number) => Math.round(performance.now() - started);
+
+try {
+  const { db } = await app.store.open();
+  // The twin's cases carry an open status, so the scan leaves them to the reference.
+  const seed = async (companyId: number) => {
+    await db.execute(sql`
+      insert into case_index (company_id, case_id, case_binding, status_id, filed_at, closed_at)
+      select ${companyId}, n, 'b' || n, ${companyId === TWIN ? INVESTIGASI : DITUTUP}, ${day(20)},
+             case when n % 2 = 0 then ${day(13)} else ${day(1)} end
+        from generate_series(1, ${CASES}) n`);
+    for (const table of ['case_message', 'identity_access']) {
+      const columns =
+        table === 'case_message'
+          ? sql`(company_id, case_id, case_binding, author_kind, key_id, sealed)`
+          : sql`(company_id, case_id, case_binding, reader_user_type, kind)`;
+      const values =
+        table === 'case_message'
+          ? sql`select ${companyId}, n, 'b' || n, 'reporter', 'k', repeat('x', 200)`
+          : sql`select ${companyId}, n, 'b' || n, 2, 'case-read'`;
+      await db.execute(sql`insert into ${sql.raw(table)} ${columns}
+        ${values} from generate_series(2, ${CASES}, 2) n`);
+    }
+    await db.execute(sql`insert into case_conversation (company_id, case_id, case_binding)
+      select ${companyId}, n, 'b' || n from generate_series(2, ${CASES}, 2) n`);
+  };
+  await seed(SCANNED);
+  await seed(TWIN);
+  const rss = () => Math.round(process.memoryUsage().rss / 1048576);
+  const rssBefore = rss();
+  let rssPeak = rssBefore;
+
+  // The product's path: bounded runs until the backlog is done.
+  let runs = 0;
+  let registered = 0;
+  let started = performance.now();
+  for (;;) {
+    const report = await app.retention.scan();
+    if (!report) throw new Error('the scan lease was held');
+    runs += 1;
+    registered += report.registered;
+    rssPeak = Math.max(rssPeak, rss());
+    if (!report.more) break;
+  }
+  const backlogMs = ms(started);
+
+  // The reference: the twin company's due rows, one bare delete per table.
+  started = performance.now();
+  for (const table of ['case_message', 'identity_access', 'case_conversation']) {
+    await db.execute(sql`delete from ${sql.raw(table)} t using case_index i
+      where i.company_id = ${TWIN} and t.company_id = i.company_id and t.case_id = i.case_id
+        and left(i.closed_at, 10)::date + interval '12 months' <= current_date`);
+  }
+  const referenceMs = ms(started);
+
+  // The nightly run with nothing left to do, over every registered case.
+  const idle: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    started = performance.now();
+    const report = await app.retention.scan();
+    idle.push(ms(started));
+    if (report?.registered || report?.purged) throw new Error('the idle scan found work');
+  }
+  started = performance.now();
+  const passes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    started = performance.now();
+    await db.execute(sql`select count(*) from case_index`);
+    passes.push(ms(started));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const left = (await db.execute(
+    sql`select count(*)::int as n from case_message where company_id = ${SCANNED}`,
+  )) as unknown as { rows: { n: number }[] };
+
+  console.log(
+    `retention (${store.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CASES.toLocaleString('en')} final cases per company, half due)`,
+  );
+  console.log(
+    `  backlog: ${registered} cases purged, registered and audited in ${runs} runs, ${backlogMs} ms` +
+      ` (${((backlogMs / Math.max(registered, 1)) * 1000).toFixed(0)} µs per case); messages left ${left.rows[0]?.n}`,
+  );
+  console.log(
+    `  reference, one bare delete per table for the twin company: ${referenceMs} ms (scan ${(backlogMs / Math.max(referenceMs, 1)).toFixed(1)}×)`,
+  );
+  console.log(
+    `  nightly run with nothing to do: median ${median(idle)} ms; one pass over the index: median ${median(passes)} ms` +
+      ` (${(median(idle) / Math.max(median(passes), 1)).toFixed(1)}×)`,
+  );
+  console.log(`  RSS ${rssBefore} MB before, peak ${rssPeak} MB during the backlog`);
+} finally {
+  await app.close();
+  await legacy.close();
+  await store.drop();
+}
