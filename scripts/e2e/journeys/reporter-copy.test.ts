@@ -4,13 +4,25 @@
  * message, then presses "Unduh salinan laporan saya". The download is a PDF named by the day only
  * (`salinan-laporan-YYYYMMDD.pdf`, no complaint number) whose text holds the report's answers, the
  * attachments' names, the masked activity log and both messages, the handler's as "Tim Penanganan
- * WBS": never the handler's name, a log's author or a log's note.
+ * WBS": never the handler's name, a log's author or a log's note. A signed-in pelapor gets the same
+ * button on the case view of a report of their own.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { demoCases } from '../../legacy-sim/src/seed/demo-accounts.ts';
 import { readPdf } from '../../support/files.ts';
-import { apiGet, apiSignIn, baseUrl, findCase, PHONE, snackbar, trackCase, useJourney } from './support.ts';
+import {
+  apiGet,
+  apiSignIn,
+  baseUrl,
+  findCase,
+  jakartaDay,
+  PHONE,
+  signIn,
+  snackbar,
+  trackCase,
+  useJourney,
+} from './support.ts';
 
 const journey = useJourney('reporter-copy');
 const demo = demoCases[1];
@@ -100,5 +112,40 @@ describe("the reporter's copy", () => {
     expect(text).toContain(squeezed('Tim Penanganan WBS'));
     expect(text).not.toContain(squeezed(user.displayName));
     tracker.expectClean();
+  });
+
+  it('a signed-in pelapor downloads the copy of a report of their own from its case view', async () => {
+    // One of the pelapor's own reports (the seed links some of company 1's to the account).
+    const session = await apiSignIn('pelapor', 'Pelapor#2026!');
+    const search = await fetch(`${baseUrl}/api/v1/cases/search`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: new URL(baseUrl).origin,
+        cookie: session.cookie,
+      },
+      body: JSON.stringify({ from: jakartaDay(366), to: jakartaDay(0), page: 1, pageSize: 10 }),
+    });
+    expect(search.status).toBe(200);
+    const [own] = ((await search.json()) as { items: { id: number; number: string }[] }).items;
+    expect(own, 'the seed links reports to the pelapor').toBeDefined();
+
+    const reporter = await journey.actor('pelapor');
+    const { page } = reporter;
+    await signIn(page, 'pelapor', 'Pelapor#2026!');
+    await page.goto(`${baseUrl}/admin/case/${own!.id}`);
+    const main = page.getByRole('main');
+    await main.getByText(own!.number).first().waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      main.getByRole('button', { name: 'Unduh salinan laporan saya' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^salinan-laporan-\d{8}\.pdf$/);
+    const pdf = readPdf(readFileSync(await download.path()));
+    expect(pdf.isPdf).toBe(true);
+    const text = squeezed(pdf.text);
+    expect(text).toContain(squeezed(own!.number));
+    expect(text).toContain(squeezed('Salinan Laporan Saya'));
+    reporter.expectClean();
   });
 });

@@ -7,16 +7,16 @@ import * as v from 'valibot';
 import { ApiError, api } from '../api/client.ts';
 import type { CaseDetailView as CaseDetailViewComponent } from '../case/CaseDetailView.tsx';
 import { type CaseDetail, normaliseCaseDetail } from '../case/detail.ts';
-import { type CaseAccess, fetchConversation } from '../case/messages/access.ts';
+import type { CaseAccess } from '../case/messages/access.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { HydratedForm } from '../ui/HydratedForm.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
-import { lazyWithRetry, retryImport } from '../ui/lazyWithRetry.tsx';
+import { lazyWithRetry } from '../ui/lazyWithRetry.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { PasswordInput } from '../ui/PasswordInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { type Errors, validate } from '../ui/validate.ts';
-import { REPORTER_COPY_TEXTS } from './texts.ts';
+import { ReporterCopyButton } from './ReporterCopyButton.tsx';
 
 /** The tracked case, its proof and Pesan once read: in this page's memory only; Kembali forgets all. */
 type Tracked = { detail: CaseDetail; access: CaseAccess; messages: Message[] | null };
@@ -86,7 +86,9 @@ export default function CheckCasePage() {
             showReporterName
             actions={
               <ReporterCopyButton
-                tracked={tracked}
+                detail={detail}
+                access={access}
+                messages={tracked.messages}
                 onMessages={(messages) => keepMessages(access, messages)}
               />
             }
@@ -154,37 +156,5 @@ export default function CheckCasePage() {
         </HydratedForm>
       </Box>
     </Container>
-  );
-}
-
-/**
- * "Unduh salinan laporan saya": the copy of what this view shows (pdfmake and the document builder
- * load on the first press). Pesan is the conversation the tab shows; when the tab was never opened it
- * is read now, exactly as opening the tab reads it, and the tab then shows that same reading.
- */
-function ReporterCopyButton(props: { tracked: Tracked; onMessages: (messages: Message[]) => void }) {
-  const [busy, setBusy] = useState(false);
-  async function download() {
-    setBusy(true);
-    try {
-      const { detail, access } = props.tracked;
-      let messages = props.tracked.messages;
-      if (!messages) {
-        messages = (await fetchConversation(access)).messages;
-        props.onMessages(messages);
-      }
-      const { downloadReporterCopy } = await retryImport(() => import('./reporterCopy.ts'));
-      await downloadReporterCopy({ detail, messages, generatedAt: new Date() });
-    } catch (error) {
-      if (error instanceof ApiError) notify.problem(error);
-      else notify.error(REPORTER_COPY_TEXTS.failed);
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Button variant="outline" onClick={() => void download()} loading={busy} disabled={busy}>
-      {REPORTER_COPY_TEXTS.button}
-    </Button>
   );
 }

@@ -205,6 +205,14 @@ describe('the reporter copy holds what the tracked view shows', () => {
     for (const piece of await viewTexts(anonymous)) expect(text, piece).toContain(piece);
   });
 
+  it("leaves the reporter's name out of the header where the view does (a signed-in pelapor's own case)", () => {
+    const count = (showReporterName: boolean) =>
+      textsOf(
+        reporterCopyDocument({ detail: tracked, messages, generatedAt: GENERATED_AT, showReporterName }),
+      ).filter((text) => text === 'Pelapor').length;
+    expect(count(true) - count(false)).toBe(1);
+  });
+
   it('a case without logs says so', () => {
     const texts = textsOf(
       reporterCopyDocument({ detail: { ...tracked, logs: [] }, messages, generatedAt: GENERATED_AT }),

@@ -20,6 +20,11 @@ import { REPORTER_COPY_TEXTS } from './texts.ts';
 
 export type ReporterCopyInput = {
   detail: CaseDetail;
+  /**
+   * Whether the view names the reporter beside the number (the tracked view does; a signed-in
+   * pelapor's own case view does not, spec §5): the copy does as its view does.
+   */
+  showReporterName?: boolean;
   /** Pesan as the view holds it (oldest first). */
   messages: readonly Message[];
   generatedAt: Date;
@@ -41,6 +46,7 @@ export function reporterCopyDocument({
   detail,
   messages,
   generatedAt,
+  showReporterName = true,
 }: ReporterCopyInput): TDocumentDefinitions {
   let substituted = false;
   /** Every user-given text goes through here (see pdfText.ts). */
@@ -85,7 +91,7 @@ export function reporterCopyDocument({
     item('Nomor Laporan', { text: detail.number, bold: true }),
     item('Dibuat', formatDateTime(detail.createdAt)),
     item('Status', detail.status?.name ?? '-'),
-    ...(!r.anonymous && r.name ? [item('Pelapor', user(r.name))] : []),
+    ...(showReporterName && !r.anonymous && r.name ? [item('Pelapor', user(r.name))] : []),
     ...(promise ? [{ text: promise, margin: [0, 0, 0, 4] } satisfies Content] : []),
   ];
 

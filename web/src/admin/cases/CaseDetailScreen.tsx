@@ -6,12 +6,14 @@
  */
 import { Button } from '@chakra-ui/react';
 import { can, format, TEMPLATE_MESSAGES, USER_TYPES } from '@wbs/shared';
+import type { Message } from '@wbs/shared/api/messages';
 import { useEffect, useMemo, useState } from 'react';
 import { type Download, download, read, withId } from '../../api/client.ts';
 import { subjectOf, type User } from '../../api/types.ts';
 import { useApi } from '../../api/useApi.ts';
 import { CaseDetailView } from '../../case/CaseDetailView.tsx';
 import { normaliseCaseDetail } from '../../case/detail.ts';
+import { ReporterCopyButton } from '../../tracking/ReporterCopyButton.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { saveFile } from '../../ui/saveFile.ts';
 import { notify } from '../../ui/toaster.tsx';
@@ -47,6 +49,8 @@ async function saveAttachment(file: Promise<Download>, name: string) {
 export function CaseDetailScreen(props: { id: number; user: User; onBack: () => void }) {
   const { detail, error, isLoading, mutate } = useCaseDetail(props.id);
   const [logOpen, setLogOpen] = useState(false);
+  // Pesan once read, shared by the tab and the pelapor's copy (only for this case).
+  const [messages, setMessages] = useState<{ caseId: number; list: Message[] } | null>(null);
   const subject = subjectOf(props.user);
   const type6 = props.user.userTypeId === USER_TYPES.WHISTLEBLOWER;
   useEffect(() => {
@@ -69,12 +73,27 @@ export function CaseDetailScreen(props: { id: number; user: User; onBack: () => 
                 audience: type6 ? 'reporter' : 'staff',
                 canWrite: can(subject, 'case-messages:write'),
                 ...(can(subject, 'case-evidence:add') ? { onEvidenceAdded: () => void mutate() } : {}),
+                ...(type6
+                  ? {
+                      initialMessages: messages?.caseId === detail.id ? messages.list : null,
+                      onMessages: (list: Message[]) => setMessages({ caseId: detail.id, list }),
+                    }
+                  : {}),
               }
         }
         onBack={props.onBack}
         actions={
           can(subject, 'case-logs:create') ? (
             <Button onClick={() => setLogOpen(true)}>Buat Catatan</Button>
+          ) : type6 ? (
+            // The pelapor's own report, as the tracked view offers it (docs/product/following-a-report.md).
+            <ReporterCopyButton
+              detail={detail}
+              access={{ kind: 'case', caseId: detail.id }}
+              messages={messages?.caseId === detail.id ? messages.list : null}
+              onMessages={(list) => setMessages({ caseId: detail.id, list })}
+              showReporterName={false}
+            />
           ) : undefined
         }
         onDownloadAttachment={
