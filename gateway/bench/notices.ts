@@ -1,16 +1,5 @@
-/**
- * `pnpm bench notices`: how long a case event takes to reach its handlers' mailboxes through the
- * product's path (case_event → notifier job → notices → per-user mail job → SMTP), for 1,000 events
- * (BENCH_NOTICE_EVENTS), side by side with the reference of one direct SMTP send per event through
- * the same transport to the same server (no queue, no store). Reporters' messages on the demo cases
- * of company 1 are recorded as events in bursts of 50 every 250 ms; an event's latency is the time
- * from its recording to the acceptance of the last mail that covers it (a mail covers the notices it
- * counts). The store is PGlite in memory, or a fresh database on BENCH_DATABASE_URL's server.
- */
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLegacySim } from '@wbs/legacy-sim';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -18,6 +7,7 @@ import { handlerNoticeMail } from '../src/mail/compose.ts';
 import { recordCaseEvent } from '../src/notifications/notifier.ts';
 import { eq, inArray } from '../src/store/drizzle.ts';
 import { notice } from '../src/store/schema.ts';
+import { benchStore } from './store-env.ts';
 
 const EVENTS = Number(process.env.BENCH_NOTICE_EVENTS ?? 1_000);
 const BURST = 50;
@@ -54,33 +44,9 @@ async function startSmtp() {
   return { port, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function storeEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) return { env: { STORE_DATA_DIR: 'memory://' }, drop: async () => {} };
-  const name = `wbs_bench_notices_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const database = new URL(url);
-  database.pathname = `/${name}`;
-  return {
-    env: {
-      DATABASE_URL: database.toString(),
-      STORE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    },
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 const legacy = await createLegacySim({});
 const smtp = await startSmtp();
-const store = await storeEnv();
+const store = await benchStore('notices');
 const config = loadConfig({
   LEGACY_API_URL: legacy.apiUrl,
   SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghij',

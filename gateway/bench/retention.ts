@@ -1,55 +1,17 @@
-/**
- * `pnpm bench retention`: the retention scan at a group's ten years of closed reports. The case index
- * holds BENCH_RETENTION_CASES final cases of one company (default 20,000), half of them closed 13
- * months ago (past the 12-month default) with a message, a read mark and an identity read each, the
- * other half closed last month. Measured, side by side with a reference in the same run:
- * - the backlog: every due case purged, registered and audited (runs of 200 until none is left),
- *   against the reference of the same rows of a twin company deleted by one bare statement per table
- *   (no register, no audit chain, no transaction per case);
- * - the nightly run with nothing to do over all those registered cases, against one full pass over
- *   the case index (`count(*)`).
- * The reference runs first; the twin's index rows then go, so the scan never sees them.
- * The store is PGlite in memory, or a fresh database on BENCH_DATABASE_URL's server.
- */
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLegacySim } from '@wbs/legacy-sim';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { sql } from '../src/store/drizzle.ts';
+import { benchStore } from './store-env.ts';
 
 const CASES = Number(process.env.BENCH_RETENTION_CASES ?? 20_000);
 const DITUTUP = 21;
 const SCANNED = 1;
 const TWIN = 9_001;
 
-async function storeEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) return { env: { STORE_DATA_DIR: 'memory://' }, drop: async () => {} };
-  const name = `wbs_bench_retention_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const database = new URL(url);
-  database.pathname = `/${name}`;
-  return {
-    env: {
-      DATABASE_URL: database.toString(),
-      STORE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    },
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 const legacy = await createLegacySim({});
-const store = await storeEnv();
+const store = await benchStore('retention');
 const config = loadConfig({
   LEGACY_API_URL: legacy.apiUrl,
   SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghij',
@@ -149,9 +111,7 @@ try {
       )) as unknown as { rows: { n: number }[] }
     ).rows[0]?.n;
 
-  console.log(
-    `retention (${store.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CASES.toLocaleString('en')} final cases per company, half due)`,
-  );
+  console.log(`retention (${store.engine}, ${CASES.toLocaleString('en')} final cases per company, half due)`);
   console.log(
     `  backlog: ${registered} cases purged, registered and audited in ${runs} runs, ${backlogMs} ms` +
       ` (${((backlogMs / Math.max(registered, 1)) * 1000).toFixed(0)} µs per case); messages left ${await messagesLeft(SCANNED)}`,

@@ -1,25 +1,11 @@
-/**
- * `pnpm exec node gateway/bench/watcher.ts`: the case-index watcher's legacy cost per poll and its
- * freshness, against an in-memory legacy-sim, at the demo size (the seed's 200 reports over three
- * companies) and with a long history (BENCH_WATCHER_CASES, default 10,000 reports in all, the extra
- * ones in company 1). Per size: the polls and legacy calls until every company is seeded, until every
- * report's clock facts are kept (default budget), then a steady poll's calls and time; how many polls
- * a new report and a status change made at the legacy take to become events; and the overdue list of
- * company 1 by walking its table (before the index) and from the index (after). The store is PGlite in
- * memory, or a fresh database per size on the PostgreSQL server of BENCH_DATABASE_URL (made and
- * dropped here).
- *
- * `measureWatcher(cases)` is exported for other runs; the figures go to gateway/bench/HISTORY.md.
- */
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLegacySim, SEED_STATUS } from '@wbs/legacy-sim';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { softwarePasskey } from '../../scripts/support/passkey.ts';
 import { buildApp } from '../src/app.ts';
 import { DEFAULT_WATCH_BUDGET, type WatchReport } from '../src/case-index/watcher.ts';
 import { loadConfig } from '../src/config.ts';
+import { benchStore } from './store-env.ts';
 
 const SEED_CASES = 200;
 const ADMIN = { userName: 'admin', password: 'Admin#2026!' };
@@ -96,29 +82,9 @@ async function overdueList(app: FastifyInstance, cookie: string, today: string) 
   return { ms: Math.round(performance.now() - started), total: (res.json() as { total: number }).total };
 }
 
-/** A database of its own on BENCH_DATABASE_URL's server, or null (PGlite in memory). */
-async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const server = process.env.BENCH_DATABASE_URL;
-  if (!server) return null;
-  const name = `wbs_bench_watcher_${randomBytes(4).toString('hex')}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /** One size: a fresh legacy-sim with `cases` reports in all, a fresh gateway and store. */
 export async function measureWatcher(cases: number): Promise<WatcherFigures> {
-  const database = await benchDatabase();
+  const store = await benchStore('watcher');
   const sim = await createLegacySim({ dataDir: null, port: 0 });
   const extra = Math.max(0, cases - SEED_CASES);
   if (extra > 0) await sim.addCases({ count: extra, companyId: 1, seed: 11 });
@@ -131,9 +97,7 @@ export async function measureWatcher(cases: number): Promise<WatcherFigures> {
     LEGACY_TIMEOUT_MS: '30000',
     // The origin the bench's requests name: its passkey answers to it.
     PUBLIC_URL: ORIGIN,
-    ...(database
-      ? { DATABASE_URL: database.url, STORE_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` }
-      : { STORE_DATA_DIR: 'memory://' }),
+    ...store.env,
     LOG_LEVEL: 'warn',
   });
   const app = await buildApp({ config, logStream: new Writable({ write: (_c, _e, done) => done() }) });
@@ -238,7 +202,7 @@ export async function measureWatcher(cases: number): Promise<WatcherFigures> {
   } finally {
     await app.close();
     await sim.close();
-    await database?.drop();
+    await store.drop();
   }
 }
 
