@@ -1,28 +1,9 @@
-/**
- * Journey (retention and disposal, docs/product/retention.md): the seeded report WBS-10000005 of
- * Perumda Air Minum Tirta Kahuripan reached its final status (Ditutup) 13 months ago. Its tracker
- * still writes a message (data the gateway keeps). The administrator gives the company a 12-month
- * retention period on Retensi Data and runs Periksa sekarang on Register Pemusnahan: the report is
- * listed by company and case id, the gateway's data of it is deleted (the tracker's message is gone)
- * and the audit trail says so. 32 days later by the gateway's clock the landing screen warns of it;
- * the administrator marks it destroyed with a Catatan: it moves to Sudah dimusnahkan, the warning
- * leaves the landing screen, and the mark is in the audit trail (Ekspor Jejak Audit). Catatan
- * Pemrosesan Data is read, also as printed.
- *
- * A system of its own: its gateway starts with a 120-month group default, so no scan (the start-up
- * one included) takes the report before the journey gives it a message, and the clocks of its gateway
- * and legacy-sim (../clock-shift.ts) are moved forward for the waiting time; the browser of that step
- * is moved with them.
- */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../../support/browser.ts';
-import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
-import { type Actor, STEP_TIMEOUT_MS, signIn, snackbar, trackCase, useJourney } from './support.ts';
+import { type OwnSystem, startOwnSystem } from './own-system.ts';
+import { type Actor, signIn, snackbar, trackCase, useJourney } from './support.ts';
 
 const journey = useJourney('retention');
 const CASE_NUMBER = 'WBS-10000005';
@@ -35,60 +16,20 @@ const WARNING = /^\d+ laporan melewati masa retensi dan belum ditandai dimusnahk
 /** Past the register's 30 grace days (DISPOSAL_GRACE_DAYS), with a day to spare for WIB midnight. */
 const SHIFT_SECONDS = 32 * 86_400;
 
-type ClockSystem = { url: string; advanceClock(seconds: number): Promise<void>; stop(): Promise<void> };
-
-async function startRetentionSystem(): Promise<ClockSystem> {
-  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-retention-'));
-  const control = join(workDir, 'clock-shift');
-  let system: RunningSystem | undefined;
-  try {
-    system = await startSystem({
-      gatewayPort: await freePort(),
-      simPort: await freePort(),
-      simDataDir: join(workDir, 'legacy-sim'),
-      simJwtSecret: randomBytes(32).toString('base64url'),
-      sessionSecret: randomBytes(48).toString('base64url'),
-      sessionEncryptionKey: randomBytes(32).toString('base64'),
-      webDistDir: join(repoRoot, 'web', 'dist'),
-      // Both clocks move: the gateway checks the legacy's tokens against its own time.
-      env: {
-        LOG_LEVEL: 'warn',
-        NODE_OPTIONS: `--import=${join(import.meta.dirname, '..', 'clock-shift.ts')}`,
-        CLOCK_SHIFT_FILE: control,
-      },
-      gatewayEnv: {
-        STORE_DATA_DIR: 'memory://',
-        METRICS_PORT: '0',
-        // One process, whose clock every request reads. Jobs stay on: the case index the scan reads
-        // is filled by the watcher's job.
-        GATEWAY_WORKERS: '1',
-        RETENTION_MONTHS: '120',
-      },
-      stdio: 'inherit',
-    });
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
-  const running = system;
-  return {
-    url: running.url.replace(/\/$/, ''),
-    async advanceClock(seconds) {
-      writeFileSync(control, String(seconds));
-      await expect
-        .poll(() => (existsSync(`${control}.ack`) ? Number(readFileSync(`${control}.ack`, 'utf8')) : 0), {
-          timeout: STEP_TIMEOUT_MS,
-        })
-        .toBe(seconds);
+const startRetentionSystem = () =>
+  startOwnSystem({
+    name: 'retention',
+    // Both clocks move: the gateway checks the legacy's tokens against its own time.
+    clock: 'both',
+    gatewayEnv: {
+      // One process, whose clock every request reads. Jobs stay on: the case index the scan reads
+      // is filled by the watcher's job.
+      GATEWAY_WORKERS: '1',
+      RETENTION_MONTHS: '120',
     },
-    async stop() {
-      await running.stop();
-      rmSync(workDir, { recursive: true, force: true });
-    },
-  };
-}
+  });
 
-let system: ClockSystem | undefined;
+let system: OwnSystem | undefined;
 beforeAll(async () => {
   system = await startRetentionSystem();
 }, 120_000);
@@ -243,7 +184,7 @@ describe('retention and disposal', () => {
 
   it('32 days later the landing screen warns; marked destroyed, it is listed so, audited, the warning gone', async () => {
     expect(caseId, 'the case of the previous test').toBeGreaterThan(0);
-    await system?.advanceClock(SHIFT_SECONDS);
+    await system?.shiftClockTo(SHIFT_SECONDS);
     const administrator = await journey.actor('administrator-later', { baseUrl: base() });
     const { page } = administrator;
     // The browser lives on the same day as the gateway (the case list's default period is this month).

@@ -8,76 +8,29 @@
  * Ten minutes are not waited for: this file starts a system of its own whose gateway loads
  * ../clock-shift.ts, and moves that gateway's clock forward (the shared system's clock is left alone).
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../../support/browser.ts';
 import { makePdf } from '../../support/files.ts';
-import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
+import { type OwnSystem, startOwnSystem } from './own-system.ts';
 import { addTestPasskey } from './second-factor.ts';
-import { fileGuestReport, STEP_TIMEOUT_MS, signIn, useJourney } from './support.ts';
+import { fileGuestReport, signIn, useJourney } from './support.ts';
 
 const journey = useJourney('second-factor-step-up');
 
 /** A minute past the step-up window (STEP_UP_SECONDS, 600). */
 const SHIFT_SECONDS = 660;
 
-type ClockSystem = { url: string; advanceClock(): Promise<void>; stop(): Promise<void> };
-
 /** legacy-sim (fresh data) and a gateway on the embedded store whose clock the journey moves forward. */
-async function startClockSystem(): Promise<ClockSystem> {
-  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-clock-'));
-  const control = join(workDir, 'clock-shift');
-  let system: RunningSystem | undefined;
-  try {
-    system = await startSystem({
-      gatewayPort: await freePort(),
-      simPort: await freePort(),
-      simDataDir: join(workDir, 'legacy-sim'),
-      simJwtSecret: randomBytes(32).toString('base64url'),
-      sessionSecret: randomBytes(48).toString('base64url'),
-      sessionEncryptionKey: randomBytes(32).toString('base64'),
-      webDistDir: join(repoRoot, 'web', 'dist'),
-      env: { LOG_LEVEL: 'warn' },
-      gatewayEnv: {
-        NODE_OPTIONS: `--import=${join(import.meta.dirname, '..', 'clock-shift.ts')}`,
-        CLOCK_SHIFT_FILE: control,
-        STORE_DATA_DIR: 'memory://',
-        METRICS_PORT: '0',
-        // One process, whose clock every request reads; no background jobs, whose queue keeps the
-        // database's own time.
-        GATEWAY_WORKERS: '1',
-        JOBS_ENABLED: 'false',
-      },
-      stdio: 'inherit',
-    });
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
-  const running = system;
-  let shifted = 0;
-  return {
-    url: running.url.replace(/\/$/, ''),
-    async advanceClock() {
-      shifted += SHIFT_SECONDS;
-      writeFileSync(control, String(shifted));
-      await expect
-        .poll(() => (existsSync(`${control}.ack`) ? Number(readFileSync(`${control}.ack`, 'utf8')) : 0), {
-          timeout: STEP_TIMEOUT_MS,
-        })
-        .toBe(shifted);
-    },
-    async stop() {
-      await running.stop();
-      rmSync(workDir, { recursive: true, force: true });
-    },
-  };
-}
+const startClockSystem = () =>
+  startOwnSystem({
+    name: 'clock',
+    clock: 'gateway',
+    // One process, whose clock every request reads; no background jobs, whose queue keeps the
+    // database's own time.
+    gatewayEnv: { GATEWAY_WORKERS: '1', JOBS_ENABLED: 'false' },
+  });
 
-let system: ClockSystem | undefined;
+let system: OwnSystem | undefined;
 let caseNumber = '';
 
 beforeAll(async () => {
@@ -115,7 +68,7 @@ describe('step-up', () => {
     await main.getByText('p***@e***.com', { exact: true }).waitFor();
 
     // Ten minutes (and one) later, by the gateway's clock.
-    await system.advanceClock();
+    await system.shiftClockTo(SHIFT_SECONDS);
     await main.getByRole('button', { name: 'Tampilkan', exact: true }).click();
     const reveal = page.getByRole('dialog', { name: 'Tampilkan kontak pelapor' });
     await reveal.getByLabel('Alasan').fill('Menghubungi pelapor untuk klarifikasi bukti');

@@ -1,23 +1,8 @@
-/**
- * Journey: talk with the reporter, on BOTH store engines. An anonymous guest files a
- * report; a handler asks a question in Pesan and reveals the masked contact; the guest, tracking by
- * number and password on a phone, sees the reply marked as new (from "Tim Penanganan WBS", never a
- * name), answers and adds a file (Tambah Bukti), and sees the contact reveal in "Siapa yang melihat
- * identitas saya" as a date and a role; the handler sees the unread mark in the list, reads the
- * answer and downloads the file. Another company's handler reaches none of it, in the UI or the API.
- *
- * The shared e2e system runs the store on the machine's PostgreSQL (a database of its own, dropped
- * afterwards, see global-setup.ts); this file also starts a second system whose gateway runs the
- * embedded default (PGlite), as `pnpm start` does.
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wibToday } from '../../../shared/src/handling-clock.ts';
 import { makePdf, makePng } from '../../support/files.ts';
-import { freePort, type RunningSystem, repoRoot, startSystem } from '../../system.ts';
+import { startOwnSystem } from './own-system.ts';
 import { apiSignIn, PHONE, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport, shownCaseNumber } from './wizard.ts';
 
@@ -27,35 +12,8 @@ const TEAM = 'Tim Penanganan WBS';
 type Engine = { engine: 'pglite' | 'postgresql' };
 
 /** A second system with the gateway on the embedded store (in memory), like `pnpm start`'s default. */
-async function startEmbeddedSystem(): Promise<{ url: string; stop(): Promise<void> }> {
-  const workDir = mkdtempSync(join(tmpdir(), 'wbs-e2e-pglite-'));
-  let system: RunningSystem | undefined;
-  try {
-    system = await startSystem({
-      gatewayPort: await freePort(),
-      simPort: await freePort(),
-      simDataDir: join(workDir, 'legacy-sim'),
-      simJwtSecret: randomBytes(32).toString('base64url'),
-      sessionSecret: randomBytes(48).toString('base64url'),
-      sessionEncryptionKey: randomBytes(32).toString('base64'),
-      webDistDir: join(repoRoot, 'web', 'dist'),
-      env: { LOG_LEVEL: 'warn', TRACKING_MAX_PER_NUMBER: '30', TRACKING_MAX_PER_CLIENT: '300' },
-      gatewayEnv: { STORE_DATA_DIR: 'memory://', METRICS_PORT: '0' },
-      stdio: 'inherit',
-    });
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
-  const running = system;
-  return {
-    url: running.url.replace(/\/$/, ''),
-    async stop() {
-      await running.stop();
-      rmSync(workDir, { recursive: true, force: true });
-    },
-  };
-}
+const startEmbeddedSystem = () =>
+  startOwnSystem({ name: 'pglite', env: { TRACKING_MAX_PER_NUMBER: '30', TRACKING_MAX_PER_CLIENT: '300' } });
 
 /** Signs in through the API of `base` (second factor included) and returns the session cookie. */
 async function apiCookie(base: string, username: string, password: string): Promise<string> {
