@@ -2,23 +2,16 @@
 
 import type { DisposalState } from '@wbs/shared/retention';
 import { formatDateTime } from '../../case/detail.ts';
+import { COMPANY_SETTING_TEXTS } from '../companySettingTexts.ts';
 
 export const RETENTION_TEXTS = {
+  ...COMPANY_SETTING_TEXTS,
   title: 'Retensi Data',
   intro:
     'Data pribadi dalam laporan dimusnahkan setelah masa retensinya berakhir (UU 27/2022 Pasal 42–44). ' +
     'Masa retensi dihitung dalam bulan sejak laporan mencapai status akhir. Perubahan berlaku pada ' +
     'pemeriksaan berikutnya.',
-  groupDefault: 'Bawaan grup',
-  company: 'Perusahaan',
   months: 'Masa retensi (bulan)',
-  source: 'Sumber',
-  own: 'Khusus perusahaan',
-  actions: 'Aksi',
-  edit: 'Ubah',
-  save: 'Simpan',
-  cancel: 'Batal',
-  reset: 'Kembalikan ke bawaan',
 } as const;
 
 export const REGISTER_TEXTS = {
