@@ -1911,7 +1911,7 @@ export interface paths {
         put?: never;
         /**
          * Periksa masa retensi sekarang
-         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. 409 `scan-running` while another scan runs (on any replica). Audited (`retention-scan`, and `retention-purged` per case).
+         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. 409 `scan-running` while another scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).
          *
          *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
          */

@@ -240,6 +240,21 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
     expect(events).toBe(1);
   });
 
+  it('says the legacy is unavailable, rather than "nothing due", when the scan could not read it', async () => {
+    // The status table is a cached reference list: a cold cache, as after a start with the legacy down.
+    t.app.referenceCache.invalidate('case-statuses');
+    t.legacy.setKnobs({ down: true });
+    try {
+      const scan = await call(1, 'POST', '/disposals/scan');
+      expect(scan.statusCode, scan.body).toBe(503);
+      expect(scan.json().type).toMatch(/legacy-unavailable$/);
+      expect(Number(scan.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      t.legacy.setKnobs({});
+    }
+    expect((await call(1, 'POST', '/disposals/scan')).statusCode).toBe(200);
+  });
+
   it('refuses bad register queries', async () => {
     for (const query of ['state=gone', 'page=0', 'page=abc', 'size=101', 'size=0', 'state=WAITING']) {
       expect((await call(1, 'GET', `/disposals?${query}`)).statusCode, query).toBe(400);

@@ -137,7 +137,7 @@ export default async function disposalRoutes(app: FastifyInstance) {
           'past their retention period lose the gateway’s personal data and enter the register. ' +
           '`purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. ' +
           'One run is bounded; a long backlog continues at the next. 409 `scan-running` while another ' +
-          'scan runs (on any replica). Audited (`retention-scan`, and `retention-purged` per case).',
+          'scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).',
         tags,
         response: { 200: disposalScanReply },
       }),
@@ -161,6 +161,9 @@ export default async function disposalRoutes(app: FastifyInstance) {
         }),
       );
       if (!report) throw new ApiProblem('scan-running');
+      // Without the legacy's status table nothing could be judged: "0 cases" would tell the officer
+      // that nothing is due when nothing was looked at.
+      if (!report.finalsKnown) throw new ApiProblem('legacy-unavailable', { cause: 'status table unread' });
       audit(request, 'retention-scan', { purged: report.purged, registered: report.registered });
       return presentScan(report);
     },
