@@ -18,6 +18,12 @@ export const RETENTION_PATHS = {
   records: '/admin/catatan-pemrosesan',
 } as const;
 
+/**
+ * Peta Laporan and Statistik (docs/product/insights.md): every staff type (1–5). The dashboard's
+ * Statistik tab is its own route, so the administrator, who has no dashboard, opens it too.
+ */
+export const INSIGHT_PATHS = { maps: '/admin/maps', statistics: '/admin/statistik' } as const;
+
 /** Keamanan Akun: the user's own second factors (every signed-in type, from the top-bar menu). */
 export const ACCOUNT_SECURITY_PATH = '/admin/keamanan';
 
@@ -45,6 +51,8 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
     { label: 'Retensi Data', path: RETENTION_PATHS.periods },
     { label: 'Register Pemusnahan', path: RETENTION_PATHS.register },
     { label: 'Catatan Pemrosesan Data', path: RETENTION_PATHS.records },
+    { label: 'Peta Laporan', path: INSIGHT_PATHS.maps },
+    { label: 'Statistik', path: INSIGHT_PATHS.statistics },
   ],
   2: [
     { label: 'Analis', path: '/admin/supportagent' },
@@ -66,7 +74,12 @@ const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
 export function sideMenu(userTypeId: UserTypeId): MenuItem[] {
   const items = SIDE_MENU[userTypeId];
   if (userTypeId === 1 || userTypeId === 6) return items;
-  return [{ label: 'Dashboard', path: '/admin/dashboard' }, ...items];
+  // Statistik is a tab of the dashboard for these types (the administrator's is a menu entry).
+  return [
+    { label: 'Dashboard', path: '/admin/dashboard' },
+    { label: 'Peta Laporan', path: INSIGHT_PATHS.maps },
+    ...items,
+  ];
 }
 
 /** Routes each user type may open under /admin (besides /admin/dashboard and /admin/maps). */
@@ -82,6 +95,7 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     RETENTION_PATHS.periods,
     RETENTION_PATHS.register,
     RETENTION_PATHS.records,
+    INSIGHT_PATHS.statistics,
     ACCOUNT_SECURITY_PATH,
   ],
   2: [
@@ -90,6 +104,7 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     '/admin/case',
     '/admin/profile',
     '/admin/deadlines',
+    INSIGHT_PATHS.statistics,
     NOTICE_PREFERENCES_PATH,
     ACCOUNT_SECURITY_PATH,
   ],
@@ -98,11 +113,18 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
     '/admin/case',
     '/admin/profile',
     '/admin/deadlines',
+    INSIGHT_PATHS.statistics,
     NOTICE_PREFERENCES_PATH,
     ACCOUNT_SECURITY_PATH,
   ],
-  4: ['/admin/profile', '/admin/case', NOTICE_PREFERENCES_PATH, ACCOUNT_SECURITY_PATH],
-  5: ['/admin/case', NOTICE_PREFERENCES_PATH, ACCOUNT_SECURITY_PATH],
+  4: [
+    '/admin/profile',
+    '/admin/case',
+    INSIGHT_PATHS.statistics,
+    NOTICE_PREFERENCES_PATH,
+    ACCOUNT_SECURITY_PATH,
+  ],
+  5: ['/admin/case', INSIGHT_PATHS.statistics, NOTICE_PREFERENCES_PATH, ACCOUNT_SECURITY_PATH],
   // Reporters handle no case: they get no notices (the bell and its preferences are staff-only).
   6: ['/admin/profile', '/admin/case', ACCOUNT_SECURITY_PATH],
 };

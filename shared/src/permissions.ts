@@ -108,6 +108,9 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'cases:export': caseHandlers,
   'tracking:use': anyone,
   'dashboard:read': types(2, 3, 4, 5),
+  // Peta Laporan and Statistik (docs/product/insights.md): aggregate figures of the caller's scope. The
+  // administrator reads the group's (it reads the group's cases already); never a reporter's identity.
+  'insights:read': types(1, 2, 3, 4, 5),
   // Messages: whoever reads a case reads its conversation; whoever writes activity logs
   // writes to the reporter, and so does the signed-in reporter (type 6) on its own cases.
   'case-messages:read': types(2, 3, 4, 5, 6),

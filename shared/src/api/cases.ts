@@ -77,6 +77,14 @@ export const caseSearchRequest = v.pipe(
     sort: v.optional(v.picklist(sortValues, M.sortInvalid)),
     /** Only reports whose running handling step is past its deadline (the gateway pages them itself). */
     overdue: v.optional(v.boolean()),
+    /**
+     * Only reports of the reporter's province (and city), or with `unlocated` only those naming none
+     * (Peta Laporan's links; answered from the case index, docs/product/insights.md). A small area
+     * (1 to 4 reports) is 409 `area-too-small`, as on the map.
+     */
+    provinceId: optionalId,
+    cityId: optionalId,
+    unlocated: v.optional(v.boolean()),
   }),
   v.forward(v.partialCheck([['from'], ['to']], periodOrdered, M.dateRangeInvalid), ['from']),
   v.forward(v.partialCheck([['to']], toNotAfterToday, M.dateAfterToday), ['to']),

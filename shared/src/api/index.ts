@@ -7,6 +7,7 @@ export * from './common.ts';
 export * from './companies.ts';
 export * from './contact-reveal.ts';
 export * from './dashboard.ts';
+export * from './insights.ts';
 export * from './messages.ts';
 export * from './partners.ts';
 export * from './password.ts';
