@@ -1,4 +1,4 @@
-import { ADMIN_ROUTES, can, RETENTION_PATHS, targetAfterLogin } from '@wbs/shared';
+import { ADMIN_ROUTES, can, INSIGHT_PATHS, RETENTION_PATHS, targetAfterLogin } from '@wbs/shared';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { forcedPasswordChange, useSession } from '../api/session.ts';
@@ -24,8 +24,11 @@ const SecurityPage = lazy(() => import('../second-factor/SecurityPage.tsx'));
 const RetentionPeriodsPage = lazy(() => import('./retention/RetentionPeriodsPage.tsx'));
 const DisposalRegisterPage = lazy(() => import('./retention/DisposalRegisterPage.tsx'));
 const ProcessingRecordsPage = lazy(() => import('./retention/ProcessingRecordsPage.tsx'));
+// Peta Laporan and Statistik bring their charts and the province boundaries: their own chunks.
+const MapsPage = lazy(() => import('../insights/MapsPage.tsx'));
+const StatisticsPage = lazy(() => import('../insights/StatisticsPage.tsx'));
 
-/** Paths of the retention screens under the /admin nest. */
+/** Paths of the retention and insight screens under the /admin nest. */
 const nested = (path: string) => path.slice('/admin'.length);
 
 /** A lazily loaded screen inside the layout: a spinner while it loads, Coba lagi if it cannot. */
@@ -35,8 +38,11 @@ const onDemand = (node: ReactNode) => (
   </ErrorBoundary>
 );
 
-/** Paths every signed-in user may open under /admin (spec: dashboard and maps). */
-const COMMON = ['/admin/dashboard', '/admin/maps'];
+/**
+ * Paths every signed-in user may open under /admin (spec: dashboard and maps), each behind its
+ * permission: types without it (1 has no dashboard; 6 neither) go to their landing target.
+ */
+const COMMON = { '/admin/dashboard': 'dashboard:read', [INSIGHT_PATHS.maps]: 'insights:read' } as const;
 
 /**
  * /admin (nested routes): sign-in required; each user type reaches only its own routes
@@ -51,9 +57,10 @@ export default function AdminArea() {
     return <Redirect to={forcedPasswordChange.get() ? '~/user/changepassword' : '~/auth/login'} replace />;
   const full = `/admin${location === '/' ? '' : location}`;
   const target = targetAfterLogin(user.userTypeId);
-  const allowed = [...COMMON, ...ADMIN_ROUTES[user.userTypeId]];
-  // Types without a dashboard (1 holds no company or partner, 6 goes to its cases) go to their target.
-  if (full === '/admin' || (!can(subjectOf(user), 'dashboard:read') && COMMON.includes(full))) {
+  const allowed = [...Object.keys(COMMON), ...ADMIN_ROUTES[user.userTypeId]];
+  const common = Object.entries(COMMON).find(([path]) => full === path);
+  // Without the screen's permission (type 1 has no dashboard, 6 neither screen): the landing target.
+  if (full === '/admin' || (common && !can(subjectOf(user), common[1]))) {
     return <Redirect to={`~${target}`} replace />;
   }
   if (!allowed.some((path) => full === path || full.startsWith(`${path}/`))) {
@@ -69,10 +76,8 @@ export default function AdminArea() {
         <Route path="/dashboard">
           <DashboardPage user={user} />
         </Route>
-        {/* The spec does not show the maps screen: it shows the dashboard (docs/product/roles-and-screens.md#screens). */}
-        <Route path="/maps">
-          <Redirect to="~/admin/dashboard" replace />
-        </Route>
+        <Route path={nested(INSIGHT_PATHS.maps)}>{onDemand(<MapsPage user={user} />)}</Route>
+        <Route path={nested(INSIGHT_PATHS.statistics)}>{onDemand(<StatisticsPage user={user} />)}</Route>
         <Route path="/partner">
           <PartnerPage />
         </Route>

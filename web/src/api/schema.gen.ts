@@ -2400,6 +2400,9 @@ export interface components {
             /** @enum {string} */
             sort?: "createdAt" | "-createdAt" | "number" | "-number" | "categoryName" | "-categoryName" | "caseLineName" | "-caseLineName" | "status" | "-status" | "companyName" | "-companyName";
             overdue?: boolean;
+            provinceId?: number;
+            cityId?: number;
+            unlocated?: boolean;
         };
         CaseListReply: {
             items: {

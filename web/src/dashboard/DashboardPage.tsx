@@ -16,6 +16,7 @@ import { SelectInput } from '../ui/SelectInput.tsx';
 import { notify } from '../ui/toaster.tsx';
 import { ChartCard, type ChartState } from './ChartCard.tsx';
 import { rememberCompany, rememberedCompany } from './companyChoice.ts';
+import { DashboardTabs } from './DashboardTabs.tsx';
 import { type ExportableChart, exportCharts } from './exportPng.ts';
 import {
   BAR_THICKNESS,
@@ -287,6 +288,7 @@ export function DashboardPage({ user }: { user: User }) {
       <Heading as="h1" size="2xl">
         {TEXTS.title}
       </Heading>
+      <DashboardTabs current="/admin/dashboard" />
 
       {partnerView && (
         <Box maxW={{ base: 'full', sm: 'sm' }}>

@@ -3,7 +3,7 @@
  * number, category, line, status and the overdue flag. Each change applies at once (the page goes
  * back to 1); a typed date applies once it is complete and allowed.
  */
-import { Box, Checkbox, Input, SimpleGrid } from '@chakra-ui/react';
+import { Box, Button, Checkbox, HStack, Input, SimpleGrid, Text } from '@chakra-ui/react';
 import {
   displayToIso,
   FIELD_MESSAGES,
@@ -21,7 +21,7 @@ import { rememberCompany } from '../../dashboard/companyChoice.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { FormField } from '../../ui/FormField.tsx';
 import { SelectInput } from '../../ui/SelectInput.tsx';
-import type { Filters } from './filters.ts';
+import { type Filters, hasArea, NO_AREA } from './filters.ts';
 
 type DateLimits = { min?: string | undefined; max: string; maxMessage: string };
 
@@ -54,6 +54,53 @@ function FilterDate(props: DateLimits & { label: string; iso: string; onApply: (
         if (iso && !filterDateError(display, props)) props.onApply(iso);
       }}
     />
+  );
+}
+
+/**
+ * The area filter a Peta Laporan link set: shown by name as an active filter the user can clear
+ * (the list has no field of its own for it).
+ */
+function AreaFilter(props: { filters: Filters; onClear: () => void }) {
+  const { provinceId, cityId, unlocated } = props.filters;
+  const provinces = useApi(provinceId ? read('/api/v1/regions/provinces') : null);
+  const cities = useApi(
+    provinceId && cityId
+      ? read('/api/v1/regions/provinces/{provinceId}/cities', {
+          params: { path: { provinceId: String(provinceId) } },
+        })
+      : null,
+  );
+  const provinceName = provinces.data?.items.find((p) => p.id === provinceId)?.name ?? `#${provinceId}`;
+  const cityName = cities.data?.items.find((c) => c.id === cityId)?.name ?? `#${cityId}`;
+  const parts = [
+    ...(provinceId ? [provinceName] : []),
+    ...(cityId ? [cityName] : []),
+    ...(unlocated ? [provinceId ? 'Tanpa kota/kabupaten' : 'Tanpa lokasi'] : []),
+  ];
+  return (
+    <HStack
+      role="status"
+      gap="2"
+      wrap="wrap"
+      bg="brand.subtle"
+      borderWidth="1px"
+      borderColor="brand.muted"
+      rounded="lg"
+      px="3"
+      py="2"
+      alignSelf="flex-start"
+    >
+      <Text fontSize="sm">
+        <Text as="span" fontWeight="semibold">
+          Wilayah:
+        </Text>{' '}
+        {parts.join(' › ')}
+      </Text>
+      <Button size="xs" variant="outline" onClick={props.onClear}>
+        Hapus filter wilayah
+      </Button>
+    </HStack>
   );
 }
 
@@ -99,6 +146,8 @@ export function CaseFilters(props: {
           </FormField>
         </Box>
       )}
+
+      {hasArea(filters) && <AreaFilter filters={filters} onClear={() => set({ ...NO_AREA })} />}
 
       <SimpleGrid
         as="fieldset"

@@ -14,7 +14,20 @@ export type Filters = {
   companyId: number;
   /** Only reports past their handling deadline. */
   overdue: boolean;
+  /**
+   * The area a Peta Laporan link opened the list for: a province (and city), or with `unlocated`
+   * the reports naming none (within the province when one is given). 0/false: no area filter.
+   */
+  provinceId: number;
+  cityId: number;
+  unlocated: boolean;
 };
+
+/** The area part of the filters (cleared together: it is one filter on screen). */
+export const NO_AREA = { provinceId: 0, cityId: 0, unlocated: false } as const;
+
+export const hasArea = (filters: Filters): boolean =>
+  filters.provinceId > 0 || filters.cityId > 0 || filters.unlocated;
 
 /** The case id of a nested location `/{id}` (the detail), or null on the list itself. */
 export function caseIdIn(location: string): number | null {
@@ -34,18 +47,26 @@ function rangeFromQuery(params: URLSearchParams): { from: string; to: string } {
   return { from, to };
 }
 
-/** The filters a list opened at `?search` starts with (the dashboard links pass period, category, status). */
+/**
+ * The filters a list opened at `?search` starts with: the dashboard links pass period, category and
+ * status; Peta Laporan's pass period, area and (when one was chosen there) the company.
+ */
 export function filtersFromQuery(search: string, picksCompany: boolean, username: string): Filters {
   const params = new URLSearchParams(search);
+  const provinceId = Number(params.get('province')) || 0;
   return {
     ...rangeFromQuery(params),
     number: '',
     categoryId: Number(params.get('category')) || 0,
     caseLineId: 0,
     statusId: Number(params.get('status')) || 0,
-    companyId: picksCompany ? rememberedCompany(username) : 0,
+    companyId: picksCompany ? Number(params.get('company')) || rememberedCompany(username) : 0,
     // The dashboard's overdue tile links here with ?overdue=1.
     overdue: params.get('overdue') === '1',
+    provinceId,
+    // A city only within its province, as the map passes it.
+    cityId: provinceId ? Number(params.get('city')) || 0 : 0,
+    unlocated: params.get('unlocated') === '1',
   };
 }
 
@@ -65,6 +86,9 @@ export function searchOf(
     statusId: filters.statusId || undefined,
     companyId: picksCompany ? filters.companyId || undefined : undefined,
     overdue: filters.overdue || undefined,
+    provinceId: filters.provinceId || undefined,
+    cityId: filters.cityId || undefined,
+    unlocated: filters.unlocated || undefined,
     page,
     pageSize,
     sort: '-createdAt',
@@ -73,6 +97,14 @@ export function searchOf(
 
 /** The body of POST /cases/export: the list's filters without paging and sort. */
 export function exportOf(filters: Filters, picksCompany: boolean): ApiBody<'post', '/api/v1/cases/export'> {
-  const { page: _page, pageSize: _size, sort: _sort, ...body } = searchOf(filters, 1, 1, picksCompany);
+  const {
+    page: _page,
+    pageSize: _size,
+    sort: _sort,
+    provinceId: _province,
+    cityId: _city,
+    unlocated: _unlocated,
+    ...body
+  } = searchOf(filters, 1, 1, picksCompany);
   return body;
 }
