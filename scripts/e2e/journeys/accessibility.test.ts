@@ -5,8 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { isoToDisplay } from '../../../shared/src/dates.ts';
 import { seriousA11yViolations } from '../../support/browser.ts';
-import { PHONE, signIn, trackCase, useJourney } from './support.ts';
+import { jakartaDay, PHONE, signIn, trackCase, useJourney } from './support.ts';
 import { fillCommunication, fillIdentityAnonymous, fillReport, next, waitForStep } from './wizard.ts';
 
 const journey = useJourney('accessibility');
@@ -129,6 +130,35 @@ describe('accessibility (axe, WCAG 2.1 A/AA)', () => {
     await dialog.getByRole('button', { name: 'Simpan' }).click();
     await dialog.getByText('Catatan Aktivitas wajib diisi', { exact: true }).waitFor();
     await axe.scan(page, 'Buat Catatan Aktivitas with validation messages');
+
+    axe.expectNone();
+    admin.expectClean();
+  });
+  it("Peta Laporan (map, table, a province's cities) and Statistik of a company admin", async () => {
+    const axe = scanner();
+    const admin = await journey.actor('admin-kahuripan-insights');
+    const { page } = admin;
+    const main = page.getByRole('main');
+    await signIn(page, 'admin.kahuripan', 'Perusahaan#2026!');
+    await page.goto('/admin/maps');
+    // The demo cases are up to a few weeks old: the last 60 days hold them.
+    const period = main.getByRole('form', { name: 'Filter periode' });
+    await period.getByLabel('Dari tanggal', { exact: true }).fill(isoToDisplay(jakartaDay(60)));
+    await period.getByRole('button', { name: 'Terapkan' }).click();
+    const table = main.getByRole('table', { name: 'Jumlah laporan per provinsi' });
+    await table.waitFor();
+    await main.locator('canvas').first().waitFor();
+    await axe.scan(page, 'Peta Laporan');
+    const drill = table.getByRole('button');
+    if ((await drill.count()) > 0) {
+      await drill.first().click();
+      await main.getByRole('table', { name: /^Jumlah laporan per kota dan kabupaten di / }).waitFor();
+      await axe.scan(page, 'Peta Laporan, cities of a province');
+    }
+
+    await page.goto('/admin/statistik');
+    await main.getByRole('region', { name: 'Angka utama' }).waitFor();
+    await axe.scan(page, 'Statistik');
 
     axe.expectNone();
     admin.expectClean();

@@ -244,7 +244,6 @@ function ProvincesView(props: {
                             variant="plain"
                             px="0"
                             h="auto"
-                            aria-label={T.drill(province.provinceName)}
                             onClick={() => props.onSelect(province.provinceId)}
                           >
                             <Text as="span" color="brand.fg" textDecoration="underline" textAlign="start">
@@ -267,7 +266,6 @@ function ProvincesView(props: {
                           ? caseAreaHref({ unlocated: true }, props.range, props.companyId)
                           : null
                       }
-                      label={T.openAreaCases(T.unlocated)}
                     >
                       {T.unlocated}
                     </AreaLink>
@@ -358,7 +356,6 @@ function CitiesView(props: {
                             )
                           : null
                       }
-                      label={T.openAreaCases(city.cityName)}
                     >
                       {city.cityName}
                     </AreaLink>
@@ -374,7 +371,6 @@ function CitiesView(props: {
                         ? caseAreaHref({ provinceId: reply.provinceId, unlocated: true }, range, companyId)
                         : null
                     }
-                    label={T.openAreaCases(`${T.cityUnlocated}, ${reply.provinceName}`)}
                   >
                     {T.cityUnlocated}
                   </AreaLink>

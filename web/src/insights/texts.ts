@@ -33,7 +33,6 @@ export const INSIGHT_TEXTS = {
   cityUnlocated: 'Tanpa kota/kabupaten',
   unread: (n: number) =>
     `${n} laporan belum terbaca lokasinya dari sistem laporan dan belum dihitung di peta.`,
-  drill: (name: string) => `Lihat kota dan kabupaten di ${name}`,
   backToMap: 'Kembali ke peta',
   citiesTitle: (province: string) => `Laporan per kota dan kabupaten: ${province}`,
   citiesCaption: (province: string) => `Jumlah laporan per kota dan kabupaten di ${province}`,
