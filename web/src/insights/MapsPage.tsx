@@ -240,10 +240,11 @@ function ProvincesView(props: {
                         />
                         {isOpenable(province) ? (
                           <Button
-                            size="xs"
+                            size="sm"
                             variant="plain"
                             px="0"
                             h="auto"
+                            fontWeight="normal"
                             onClick={() => props.onSelect(province.provinceId)}
                           >
                             <Text as="span" color="brand.fg" textDecoration="underline" textAlign="start">
