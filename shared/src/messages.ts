@@ -207,6 +207,8 @@ export const PROBLEM_MESSAGES = {
   areaTooSmall:
     'Wilayah ini memiliki kurang dari 5 laporan; rinciannya tidak ditampilkan untuk melindungi pelapor',
   insightsNotReady: 'Data peta dan statistik sedang disiapkan, silakan coba beberapa saat lagi',
+  areaFilterUnavailable:
+    'Filter wilayah tidak dapat digabung dengan pencarian, nomor pengaduan, atau urutan ini',
 } as const;
 
 /**
