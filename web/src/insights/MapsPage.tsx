@@ -18,7 +18,7 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
-import type { MapCitiesReply, MapProvincesReply } from '@wbs/shared/api/insights';
+
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -28,7 +28,7 @@ import { exportCharts } from '../dashboard/exportPng.ts';
 import { BAR_THICKNESS, countChart, type DateRange, defaultRange, periodText } from '../dashboard/model.ts';
 import { RangeFilter } from '../dashboard/RangeFilter.tsx';
 import { notify } from '../ui/toaster.tsx';
-import { mapCities, mapProvinces } from './calls.ts';
+import { type MapCitiesReply, type MapProvincesReply, mapCities, mapProvinces } from './calls.ts';
 import { InsightScopeField, useInsightScope } from './InsightScope.tsx';
 import {
   areaColor,

@@ -5,7 +5,7 @@
  * exports them (XLSX and CSV from the gateway, each chart as PNG).
  */
 import { Box, Button, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
-import type { StatisticsReply } from '@wbs/shared/api/insights';
+
 import { USER_TYPES } from '@wbs/shared/constants';
 import { UI_MESSAGES } from '@wbs/shared/messages';
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
@@ -25,7 +25,7 @@ import {
 import { RangeFilter } from '../dashboard/RangeFilter.tsx';
 import { saveFile } from '../ui/saveFile.ts';
 import { notify } from '../ui/toaster.tsx';
-import { statistics, statisticsExport } from './calls.ts';
+import { type StatisticsReply, statistics, statisticsExport } from './calls.ts';
 import { InsightScopeField, useInsightScope } from './InsightScope.tsx';
 import { insightFileName, monthLabel } from './model.ts';
 import { formatShare, INSIGHT_TEXTS as T } from './texts.ts';

@@ -1,7 +1,10 @@
 /** The gateway's insight routes (docs/product/insights.md), one function each. */
-import type { MapCitiesReply, MapProvincesReply, StatisticsReply } from '@wbs/shared/api/insights';
-import { type Download, download, type Query, read } from '../api/client.ts';
+import { type ApiReply, type Download, download, read } from '../api/client.ts';
 import type { DateRange } from '../dashboard/model.ts';
+
+export type MapProvincesReply = ApiReply<'get', '/api/v1/maps/provinces'>;
+export type MapCitiesReply = ApiReply<'get', '/api/v1/maps/provinces/{provinceId}/cities'>;
+export type StatisticsReply = ApiReply<'get', '/api/v1/statistics'>;
 
 /** `from`, `to` and, when one is chosen, `companyId` (none: every company of the caller's scope). */
 export const insightsQuery = (range: DateRange, companyId: number) => ({
@@ -10,42 +13,22 @@ export const insightsQuery = (range: DateRange, companyId: number) => ({
   ...(companyId ? { companyId: String(companyId) } : {}),
 });
 
-// The routes' types come from the API document once it lists them; until then the contract's.
-type AnyGet = Parameters<typeof read>[0];
-type AnyInit = Parameters<typeof read>[1];
+export const mapProvinces = (range: DateRange, companyId: number) =>
+  read('/api/v1/maps/provinces', { params: { query: insightsQuery(range, companyId) } });
 
-export const mapProvinces = (range: DateRange, companyId: number): Query<MapProvincesReply> =>
-  read(
-    '/api/v1/maps/provinces' as AnyGet,
-    {
-      params: { query: insightsQuery(range, companyId) },
-    } as AnyInit,
-  ) as unknown as Query<MapProvincesReply>;
+export const mapCities = (provinceId: number, range: DateRange, companyId: number) =>
+  read('/api/v1/maps/provinces/{provinceId}/cities', {
+    params: { path: { provinceId: String(provinceId) }, query: insightsQuery(range, companyId) },
+  });
 
-export const mapCities = (provinceId: number, range: DateRange, companyId: number): Query<MapCitiesReply> =>
-  read(
-    '/api/v1/maps/provinces/{provinceId}/cities' as AnyGet,
-    {
-      params: { path: { provinceId: String(provinceId) }, query: insightsQuery(range, companyId) },
-    } as AnyInit,
-  ) as unknown as Query<MapCitiesReply>;
-
-export const statistics = (range: DateRange, companyId: number): Query<StatisticsReply> =>
-  read(
-    '/api/v1/statistics' as AnyGet,
-    {
-      params: { query: insightsQuery(range, companyId) },
-    } as AnyInit,
-  ) as unknown as Query<StatisticsReply>;
+export const statistics = (range: DateRange, companyId: number) =>
+  read('/api/v1/statistics', { params: { query: insightsQuery(range, companyId) } });
 
 export const statisticsExport = (
   range: DateRange,
   companyId: number,
   format: 'xlsx' | 'csv',
 ): Promise<Download> =>
-  download.GET(
-    '/api/v1/statistics/export' as AnyGet,
-    {
-      params: { query: { ...insightsQuery(range, companyId), format } },
-    } as AnyInit,
-  );
+  download.GET('/api/v1/statistics/export', {
+    params: { query: { ...insightsQuery(range, companyId), format } },
+  });
