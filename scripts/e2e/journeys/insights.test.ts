@@ -49,6 +49,17 @@ async function downloadBy(page: Page, button: string): Promise<Download> {
   return download;
 }
 
+/** Waits for the key-figure tile `label` to show `value` (the tile reads label, value, note). */
+async function tileShows(page: Page, label: string, value: number) {
+  await page
+    .getByRole('main')
+    .getByRole('region', { name: 'Angka utama' })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .filter({ hasText: new RegExp(`^${label}${value}(?!\\d)`) })
+    .waitFor();
+}
+
 /** The figure in the second cell of the row headed `name` of `table`. */
 async function figureOf(table: ReturnType<Page['getByRole']>, name: string) {
   const row = table
@@ -135,17 +146,8 @@ describe('Statistik', () => {
       .click();
     await page.waitForURL('**/admin/statistik');
     await applyPeriod(page);
-    const figures = main.getByRole('region', { name: 'Angka utama' });
-    await figures
-      .getByRole('listitem')
-      .filter({ hasText: 'Laporan masuk' })
-      .filter({ hasText: String(stats.overall.filed) })
-      .waitFor();
-    await figures
-      .getByRole('listitem')
-      .filter({ hasText: 'Laporan selesai' })
-      .filter({ hasText: String(stats.overall.closed) })
-      .waitFor();
+    await tileShows(page, 'Laporan masuk', stats.overall.filed);
+    await tileShows(page, 'Laporan selesai', stats.overall.closed);
 
     const dates = [FROM, TO];
     const named = (name: string) =>
@@ -185,12 +187,7 @@ describe('an analyst (type 4)', () => {
 
     await page.goto('/admin/statistik');
     await applyPeriod(page);
-    await main
-      .getByRole('region', { name: 'Angka utama' })
-      .getByRole('listitem')
-      .filter({ hasText: 'Laporan masuk' })
-      .filter({ hasText: String(stats.overall.filed) })
-      .waitFor();
+    await tileShows(page, 'Laporan masuk', stats.overall.filed);
     expect(await main.getByRole('combobox', { name: 'Perusahaan' }).count()).toBe(0);
     analyst.expectClean();
   });
