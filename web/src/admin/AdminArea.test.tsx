@@ -8,6 +8,7 @@ import {
   ACCOUNT_SECURITY_PATH,
   ADMIN_ROUTES,
   can,
+  INSIGHT_PATHS,
   NOTICE_PREFERENCES_PATH,
   RETENTION_PATHS,
   sideMenu,
@@ -142,6 +143,33 @@ describe('the /admin guard', () => {
     expect(screen.queryByRole('button', { name: /^Notifikasi/ })).toBeNull();
     expect(calls.map((c) => c.path)).not.toContain('/notices');
     expect(calls.map((c) => c.path)).not.toContain('/notice-preferences');
+  });
+
+  it('Peta Laporan and Statistik open for the administrator, who still has no dashboard', async () => {
+    fakeAdminGateway(userOfType(1));
+    const maps = renderAdmin(INSIGHT_PATHS.maps);
+    await screen.findByRole('heading', { level: 1, name: 'Peta Laporan' });
+    expect(maps.history).toEqual([INSIGHT_PATHS.maps]);
+    cleanup();
+    renderAdmin(INSIGHT_PATHS.statistics);
+    await screen.findByRole('heading', { level: 1, name: 'Statistik' });
+    cleanup();
+    const dashboard = renderAdmin('/admin/dashboard');
+    await waitFor(() => expect(dashboard.history.at(-1)).toBe('/admin/partner'));
+  });
+
+  it('a company admin opens Peta Laporan; a reporter is sent from both screens to its cases', async () => {
+    fakeAdminGateway(userOfType(2));
+    renderAdmin(INSIGHT_PATHS.maps);
+    await screen.findByRole('heading', { level: 1, name: 'Peta Laporan' });
+    expect(screen.getByRole('link', { name: 'Peta Laporan' }).getAttribute('aria-current')).toBe('page');
+    cleanup();
+    fakeAdminGateway(userOfType(6));
+    for (const path of Object.values(INSIGHT_PATHS)) {
+      const location = renderAdmin(path);
+      await waitFor(() => expect(location.history.at(-1)).toBe('/admin/case'));
+      cleanup();
+    }
   });
 
   it('a guest is sent to sign in', async () => {

@@ -1,5 +1,5 @@
 import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Stack, Text } from '@chakra-ui/react';
-import { can, sideMenu, topBarMenu, USER_TYPE_NAMES } from '@wbs/shared';
+import { can, INSIGHT_PATHS, sideMenu, topBarMenu, USER_TYPE_NAMES } from '@wbs/shared';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useLogout } from '../api/auth.ts';
@@ -18,7 +18,11 @@ export function AdminLayout({ user, children }: { user: User; children: ReactNod
   const logout = useLogout();
   const [open, setOpen] = useState(false);
   const items = sideMenu(user.userTypeId);
-  const here = (path: string) => location === path || location.startsWith(`${path}/`);
+  const here = (path: string) =>
+    location === path ||
+    location.startsWith(`${path}/`) ||
+    // Statistik is the dashboard's second tab (types 2–5): its menu entry is Dashboard's.
+    (path === '/admin/dashboard' && location === INSIGHT_PATHS.statistics);
   const typeName = user.userTypeName ?? USER_TYPE_NAMES[user.userTypeId];
 
   const nav = (
