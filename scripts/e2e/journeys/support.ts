@@ -268,6 +268,29 @@ export async function apiGet<T>(path: string, session?: ApiSession, base = baseU
   return JSON.parse(body) as T;
 }
 
+/** This month in Jakarta, first to last day (the dashboard's, the map's and Statistik's default). */
+export function jakartaMonth(): { from: string; to: string } {
+  const month = jakartaDay(0).slice(0, 8);
+  return { from: `${month}01`, to: addDays(`${addDays(`${month}28`, 4).slice(0, 8)}01`, -1) };
+}
+
+/**
+ * The Peta Laporan figures of `query` once the gateway has read every location of the period
+ * (`unread` 0): its watcher reads the reports' details a few per poll, newest first, after start.
+ */
+export async function settledMap<T extends { unread: number }>(
+  query: string,
+  session: ApiSession,
+  timeoutMs = 70_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const map = await apiGet<T>(`/maps/provinces?${query}`, session);
+    if (map.unread === 0 || Date.now() > deadline) return map;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 export type CaseListItem = { id: number; number: string; companyId: number; status: { name: string } };
 
 /** The id of a case by its complete number, as seen by `session` (within the last 60 days). */

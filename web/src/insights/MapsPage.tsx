@@ -82,10 +82,10 @@ function Panel(props: { children: ReactNode; label?: string; labelledBy?: string
 }
 
 /** A link to the case list of an area (or its name alone where it opens nothing). */
-function AreaLink(props: { href: string | null; children: ReactNode; label?: string }) {
+function AreaLink(props: { href: string | null; children: ReactNode }) {
   if (!props.href) return <>{props.children}</>;
   return (
-    <Link href={`~${props.href}`} aria-label={props.label}>
+    <Link href={`~${props.href}`}>
       <Text as="span" color="brand.fg" textDecoration="underline">
         {props.children}
       </Text>
@@ -180,14 +180,12 @@ function ProvincesView(props: {
           {T.total}: {reply.total}
         </Text>
         <Text>
-          {T.unlocated}:{' '}
           <AreaLink
             href={
               reply.unlocated > 0 ? caseAreaHref({ unlocated: true }, props.range, props.companyId) : null
             }
-            label={T.openAreaCases(T.unlocated)}
           >
-            {reply.unlocated}
+            {T.unlocated}: {reply.unlocated}
           </AreaLink>
         </Text>
       </Flex>

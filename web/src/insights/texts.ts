@@ -39,7 +39,6 @@ export const INSIGHT_TEXTS = {
   citiesEmpty: 'Tidak ada kota atau kabupaten dengan 5 laporan atau lebih untuk digambar.',
   openCases: 'Buka daftar laporan',
   openProvinceCases: (name: string) => `Buka daftar laporan ${name}`,
-  openAreaCases: (name: string) => `Buka daftar laporan: ${name}`,
   mapEmpty: 'Tidak ada laporan pada periode ini.',
   credit: 'Batas wilayah provinsi:',
   creditSource: 'Indonesia GeoJSON & TopoJSON Maps (38 Provinces)',
