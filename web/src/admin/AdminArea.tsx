@@ -4,6 +4,11 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { forcedPasswordChange, useSession } from '../api/session.ts';
 import { subjectOf } from '../api/types.ts';
 import { DashboardPage } from '../dashboard/DashboardPage.tsx';
+// Part of this chunk like the dashboard (their map and charts load on demand, ProvinceMap and
+// BarChart): as chunks of their own they split the modules they share with it into more files of
+// the initial load.
+import MapsPage from '../insights/MapsPage.tsx';
+import StatisticsPage from '../insights/StatisticsPage.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { lazyWithRetry as lazy } from '../ui/lazyWithRetry.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
@@ -24,9 +29,6 @@ const SecurityPage = lazy(() => import('../second-factor/SecurityPage.tsx'));
 const RetentionPeriodsPage = lazy(() => import('./retention/RetentionPeriodsPage.tsx'));
 const DisposalRegisterPage = lazy(() => import('./retention/DisposalRegisterPage.tsx'));
 const ProcessingRecordsPage = lazy(() => import('./retention/ProcessingRecordsPage.tsx'));
-// Peta Laporan and Statistik bring their charts and the province boundaries: their own chunks.
-const MapsPage = lazy(() => import('../insights/MapsPage.tsx'));
-const StatisticsPage = lazy(() => import('../insights/StatisticsPage.tsx'));
 
 /** Paths of the retention and insight screens under the /admin nest. */
 const nested = (path: string) => path.slice('/admin'.length);
@@ -76,8 +78,12 @@ export default function AdminArea() {
         <Route path="/dashboard">
           <DashboardPage user={user} />
         </Route>
-        <Route path={nested(INSIGHT_PATHS.maps)}>{onDemand(<MapsPage user={user} />)}</Route>
-        <Route path={nested(INSIGHT_PATHS.statistics)}>{onDemand(<StatisticsPage user={user} />)}</Route>
+        <Route path={nested(INSIGHT_PATHS.maps)}>
+          <MapsPage user={user} />
+        </Route>
+        <Route path={nested(INSIGHT_PATHS.statistics)}>
+          <StatisticsPage user={user} />
+        </Route>
         <Route path="/partner">
           <PartnerPage />
         </Route>
