@@ -20,7 +20,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiJson } from './openapi.ts';
-import { browser, buildTestApp, signIn, signInAs, type TestApp } from './test/helpers.ts';
+import { browser, buildTestApp, demoAccount, signIn, signInAs, type TestApp } from './test/helpers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -28,7 +28,12 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 let t: TestApp;
 const cookies: Record<string, string> = {};
 beforeAll(async () => {
-  t = await buildTestApp();
+  // With the service account: the map and statistics answer once the case index has swept the seed.
+  t = await buildTestApp({
+    LEGACY_SERVICE_USERNAME: 'admin',
+    LEGACY_SERVICE_PASSWORD: demoAccount('admin').password,
+  });
+  await t.app.caseIndex.poll();
   cookies.admin = await signInAs(t.app, 1);
   cookies.companyAdmin = await signIn(t.app, 'admin.kahuripan', 'Perusahaan#2026!');
   cookies.partner = await signIn(t.app, 'holding', 'Partner#2026!');
@@ -64,6 +69,14 @@ const post =
 const DATE_INPUTS: DateInput[] = [
   { operation: 'GET /api/v1/audit-trail/export', send: get(() => cookies.admin, '/audit-trail/export') },
   { operation: 'GET /api/v1/dashboard/companies', send: get(() => cookies.partner, '/dashboard/companies') },
+  { operation: 'GET /api/v1/maps/provinces', send: get(() => cookies.partner, '/maps/provinces') },
+  {
+    // Aceh: the seed files nobody there, so no range makes it a small area (409).
+    operation: 'GET /api/v1/maps/provinces/{provinceId}/cities',
+    send: get(() => cookies.companyAdmin, '/maps/provinces/11/cities'),
+  },
+  { operation: 'GET /api/v1/statistics', send: get(() => cookies.partner, '/statistics') },
+  { operation: 'GET /api/v1/statistics/export', send: get(() => cookies.companyAdmin, '/statistics/export') },
   { operation: 'GET /api/v1/dashboard/summary', send: get(() => cookies.companyAdmin, '/dashboard/summary') },
   {
     operation: 'POST /api/v1/cases/search',

@@ -19,6 +19,7 @@ import { headerCases } from './cases/headers.ts';
 import { idorCases, idTrickCases } from './cases/idor.ts';
 import { injectionCases } from './cases/injection.ts';
 import { inputCases } from './cases/inputs.ts';
+import { insightsCases } from './cases/insights.ts';
 import { limitCases } from './cases/limits.ts';
 import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
@@ -131,6 +132,7 @@ try {
     ...reporterNoticeCases,
     ...noticeCases,
     ...retentionCases,
+    ...insightsCases,
     ...limitCases,
     ...headerCases,
   ];

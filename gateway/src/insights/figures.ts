@@ -211,7 +211,7 @@ export function monthsOf(from: string, to: string): string[] {
   const months: string[] = [];
   let [y, m] = from.slice(0, 7).split('-').map(Number) as [number, number];
   const last = to.slice(0, 7);
-  for (let guard = 0; guard < 1_200; guard++) {
+  for (let guard = 0; guard < 2_400; guard++) {
     const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
     months.push(month);
     if (month >= last) break;

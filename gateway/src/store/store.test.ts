@@ -102,6 +102,7 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'case_event',
       'case_index',
       'case_message',
+      'case_return',
       'case_watch',
       'event_cursor',
       'handling_deadline',
