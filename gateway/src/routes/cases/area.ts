@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { INDEX_SORTS, type IndexedSortable, overduePage, sortIndexed } from '../../clocks/indexed.ts';
 import { clocksOfRows } from '../../clocks/service.ts';
 import { ApiProblem } from '../../errors.ts';
+import { insightsScopeOf } from '../../insights/scope.ts';
 import { areaRows } from '../../insights/service.ts';
 import type { FigureRow } from '../../insights/store.ts';
 import type { Paging } from '../../legacy/table.ts';
@@ -48,6 +49,9 @@ export async function areaCases(
   if (q.number) throw refuse('number');
   if (p.search) throw refuse('search');
   if (!INDEX_SORTS.has(q.sort ?? '-createdAt')) throw refuse('sort');
+  // The administrator may name any id: one the group does not list is 404 here, as on the map (the
+  // index would only say it has not swept it).
+  await insightsScopeOf(request.caller, endpoints.companyId);
   const rows = await areaRows(
     request.clocks,
     {

@@ -174,6 +174,9 @@ describe.each(ENGINES)('Peta Laporan on $engine', ({ engine }) => {
     const group = (await get('admin', `/maps/provinces${q()}`)).json() as MapProvincesReply;
     expect(group.total).toBe(simCases([1, 2, 3]).length);
     expect((await get('admin', `/maps/provinces${q('&companyId=99')}`)).statusCode).toBe(404);
+    const elsewhere = await search('admin', { companyId: 99, provinceId: 35 });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(404);
+    expect((await search('admin.kahuripan', { companyId: 2, provinceId: 35 })).statusCode).toBe(404);
   });
 
   it("lists an area's cases through the index, and refuses a small area with 409", async () => {
