@@ -11,6 +11,7 @@
  * the generator's for the scale side, a fresh one for the demo side.
  *
  *   BENCH_SCALE_REPS (7)   repetitions of each screen call (exports: 2)
+ *   BENCH_SCALE_CALLS      only the calls whose names contain one of these words (comma list)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -308,7 +309,9 @@ async function runSide(side: Side) {
             `${(t.split('\n').length - 2).toLocaleString('en')}+ lines, ${(bytes / 1_048_576).toFixed(1)} MB`,
         },
       ];
+      const only = process.env.BENCH_SCALE_CALLS?.split(',');
       for (const spec of calls) {
+        if (only && !only.some((word) => spec.name.includes(word))) continue;
         results.set(spec.name, await measure(gateway.url, metricsUrl, pid, cookie, spec));
         process.stderr.write('.');
       }
@@ -364,7 +367,8 @@ console.log('| call | demo p50 / p95 (legacy) | scale p50 / p95 (legacy) | scale
 console.log('|---|---:|---:|---:|---|');
 const fmt = (f: Figure) => `${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} (${f.legacyP50.toFixed(0)})`;
 for (const [name, s] of scale.results) {
-  const d = demo.results.get(name)!;
+  const d = demo.results.get(name);
+  if (!d) continue;
   console.log(
     `| ${name} | ${fmt(d)} | ${fmt(s)} | ${s.rssGrowthMb.toFixed(0)} MB | ${s.status} ${s.detail} |`,
   );
