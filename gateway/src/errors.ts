@@ -26,6 +26,8 @@ export const PROBLEMS = {
   'second-factor-missing': { status: 409, title: PROBLEM_MESSAGES.secondFactorMissing },
   'already-destroyed': { status: 409, title: PROBLEM_MESSAGES.alreadyDestroyed },
   'scan-running': { status: 409, title: PROBLEM_MESSAGES.retentionScanRunning },
+  // Peta Laporan: an area of 1 to 4 reports is never drilled into nor listed (docs/product/insights.md).
+  'area-too-small': { status: 409, title: PROBLEM_MESSAGES.areaTooSmall },
   'payload-too-large': { status: 413, title: PROBLEM_MESSAGES.payloadTooLarge },
   'legacy-warning': { status: 422, title: PROBLEM_MESSAGES.validation },
   'legacy-error': { status: 422, title: PROBLEM_MESSAGES.validation },

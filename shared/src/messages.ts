@@ -204,6 +204,11 @@ export const PROBLEM_MESSAGES = {
   secondFactorReset: 'Faktor kedua pengguna telah direset; pengguna mendaftarkannya lagi saat masuk',
   alreadyDestroyed: 'Laporan ini sudah ditandai dimusnahkan',
   retentionScanRunning: 'Pemeriksaan retensi sedang berjalan; coba lagi sebentar lagi',
+  areaTooSmall:
+    'Wilayah ini memiliki kurang dari 5 laporan; rinciannya tidak ditampilkan untuk melindungi pelapor',
+  insightsNotReady: 'Data peta dan statistik sedang disiapkan, silakan coba beberapa saat lagi',
+  areaFilterUnavailable:
+    'Filter wilayah tidak dapat digabung dengan pencarian, nomor pengaduan, atau urutan ini',
 } as const;
 
 /**

@@ -38,6 +38,7 @@ export const ACTIONS = [
   'cases:export',
   'tracking:use',
   'dashboard:read',
+  'insights:read',
   'case-messages:read',
   'case-messages:write',
   'case-messages:marks',

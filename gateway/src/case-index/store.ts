@@ -9,7 +9,21 @@
 import { type BoundCase, UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
 import { appendCaseEvents } from '../store/case-events.ts';
 import type { StoreDb } from '../store/database.ts';
-import { and, count, eq, gt, inArray, isNull, lt, lte, ne, notInArray, or, sql } from '../store/drizzle.ts';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  notInArray,
+  or,
+  sql,
+} from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type CaseEventKind, caseIndex, caseWatch } from '../store/schema.ts';
 
@@ -22,6 +36,11 @@ export type SeenCase = IndexFacts & {
   /** From the case detail, for new cases only (absent: not read). */
   channelId?: number | null;
   anonymous?: boolean | null;
+  /** The reporter's province and city from the detail (null for an anonymous report). */
+  provinceId?: number | null;
+  cityId?: number | null;
+  /** The detail was read: channel, flag and location above are what it said. */
+  detailRead?: boolean;
 };
 
 export type IndexedCase = IndexFacts & {
@@ -32,6 +51,9 @@ export type IndexedCase = IndexFacts & {
   filedAt: string;
   channelId: number | null;
   anonymous: boolean | null;
+  provinceId: number | null;
+  cityId: number | null;
+  detailRead: boolean;
   changedAt: Date;
 };
 
@@ -56,6 +78,9 @@ const indexedOf = (row: typeof caseIndex.$inferSelect): IndexedCase => ({
   statusId: row.statusId,
   channelId: row.channelId,
   anonymous: row.anonymous,
+  provinceId: row.provinceId,
+  cityId: row.cityId,
+  detailRead: row.detailRead,
   changedAt: row.changedAt,
 });
 
@@ -246,6 +271,9 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
             statusId: s.statusId,
             channelId: s.channelId ?? null,
             anonymous: s.anonymous ?? null,
+            provinceId: s.provinceId ?? null,
+            cityId: s.cityId ?? null,
+            detailRead: s.detailRead ?? false,
             closedAt: null,
             firstSeenAt: sql`now()`,
             changedAt: sql`now()`,
@@ -261,8 +289,12 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
         if (announce) events.push(filedEvent(s));
         continue;
       }
+      // A detail read now fills what the row lacks (a row never read takes all of it: the backfill).
+      const detail = s.detailRead === true && !k.detailRead;
       const fill =
-        (s.channelId != null && k.channelId === null) || (s.anonymous != null && k.anonymous === null);
+        detail ||
+        (s.channelId != null && k.channelId === null) ||
+        (s.anonymous != null && k.anonymous === null);
       if (sameFacts(k, s) && !fill) continue;
       await tx
         .update(caseIndex)
@@ -272,6 +304,7 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
           statusId: s.statusId,
           ...(s.channelId != null && k.channelId === null ? { channelId: s.channelId } : {}),
           ...(s.anonymous != null && k.anonymous === null ? { anonymous: s.anonymous } : {}),
+          ...(detail ? { provinceId: s.provinceId ?? null, cityId: s.cityId ?? null, detailRead: true } : {}),
           ...(sameFacts(k, s) ? {} : { changedAt: sql`now()` }),
           // A new status: when the case became final is looked up again (retention/).
           ...(k.statusId !== s.statusId ? { closedAt: null } : {}),
@@ -301,6 +334,9 @@ export async function writePage(store: Store, page: PageWrite): Promise<PageOutc
             statusId: s.statusId,
             channelId: s.channelId ?? null,
             anonymous: s.anonymous ?? null,
+            provinceId: s.provinceId ?? null,
+            cityId: s.cityId ?? null,
+            detailRead: s.detailRead ?? false,
           })),
         )
         .onConflictDoNothing()
@@ -357,6 +393,68 @@ async function removeGone(
     .where(and(...conditions))
     .returning({ caseId: caseIndex.caseId });
   return removed.length;
+}
+
+/**
+ * Index rows of a company whose detail was never read (the first sweep reads none), newest first:
+ * what the watcher backfills when it has calls to spare. `skip`: cases whose read failed lately.
+ */
+export async function unreadDetailCases(
+  store: Store,
+  companyId: number,
+  limit: number,
+  skip: readonly number[] = [],
+): Promise<IndexedCase[]> {
+  if (limit <= 0) return [];
+  const conditions = [eq(caseIndex.companyId, companyId), eq(caseIndex.detailRead, false)];
+  if (skip.length > 0) conditions.push(notInArray(caseIndex.caseId, [...skip]));
+  const rows = await store.db
+    .select()
+    .from(caseIndex)
+    .where(and(...conditions))
+    .orderBy(desc(caseIndex.filedAt), desc(caseIndex.caseId))
+    .limit(limit);
+  return rows.map(indexedOf);
+}
+
+/** What a case's detail says that the index keeps (never a name, a contact or a text). */
+export type DetailFacts = {
+  ref: BoundCase;
+  channelId: number | null;
+  anonymous: boolean | null;
+  provinceId: number | null;
+  cityId: number | null;
+};
+
+/**
+ * The backfill's write: the detail's facts into rows of the same incarnation not read yet. Index
+ * facts (line, category, status) are the sweep's and stay; `changed_at` does not move (nothing the
+ * legacy's table shows changed). Answers the rows filled.
+ */
+export async function fillDetails(store: Store, details: readonly DetailFacts[]): Promise<number> {
+  let filled = 0;
+  for (const d of details) {
+    const rows = await store.db
+      .update(caseIndex)
+      .set({
+        channelId: d.channelId,
+        anonymous: d.anonymous,
+        provinceId: d.provinceId,
+        cityId: d.cityId,
+        detailRead: true,
+      })
+      .where(
+        and(
+          eq(caseIndex.companyId, d.ref.companyId),
+          eq(caseIndex.caseId, d.ref.caseId),
+          eq(caseIndex.caseBinding, d.ref.binding),
+          eq(caseIndex.detailRead, false),
+        ),
+      )
+      .returning({ caseId: caseIndex.caseId });
+    filled += rows.length;
+  }
+  return filled;
 }
 
 export type NotedChange = { routed: boolean; statusChanged: boolean };
@@ -472,6 +570,9 @@ type CandidateRow = {
   status_id: number | null;
   channel_id: number | null;
   anonymous: boolean | null;
+  province_id: number | null;
+  city_id: number | null;
+  detail_read: boolean;
   filed_at: string;
   changed_at: Date | string;
   has_clock: boolean;
@@ -559,6 +660,9 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
     statusId: row.status_id,
     channelId: row.channel_id,
     anonymous: row.anonymous,
+    provinceId: row.province_id === null ? null : Number(row.province_id),
+    cityId: row.city_id === null ? null : Number(row.city_id),
+    detailRead: row.detail_read,
     changedAt: new Date(row.changed_at),
     clock: row.has_clock
       ? {

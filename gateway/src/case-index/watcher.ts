@@ -10,8 +10,10 @@
  * The first full sweep of a company fills its index silently (that is history); after it, a new case
  * is a `case-filed` event, a new line `case-routed`, a new status `status-changed`. A new case's
  * channel and anonymous flag come from its detail (a few per poll; never a name, contact, text or
- * complaint number is kept). Details also give the clock facts (clocks/service.ts keepClockFacts),
- * and a few more are read per poll for cases whose status moved.
+ * complaint number is kept), and the reporter's province and city as ids (location.ts). Details also
+ * give the clock facts (clocks/service.ts keepClockFacts), and a few more are read per poll for cases
+ * whose status moved. Rows whose detail was never read (the silent first sweep reads none) are
+ * backfilled a few per poll, newest first (docs/adr/0065-insights-from-the-case-index.md).
  *
  * Scheduling is the caller's (the job queue): one call is one bounded poll. A company whose legacy
  * calls fail is logged (ids only) and counted; the others go on.
@@ -19,6 +21,7 @@
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import type { HandlingDeadlines } from '@wbs/shared/handling-clock';
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { eachLimited, finalStatusIdsOf, keepClockFacts, REFRESH_CONCURRENCY } from '../clocks/service.ts';
 import { ApiProblem } from '../errors.ts';
 import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
@@ -29,13 +32,17 @@ import type { ServiceAccount } from '../legacy/service-account.ts';
 import type { CasePollFigures } from '../metrics.ts';
 import type { StoreDb } from '../store/database.ts';
 import type { Store } from '../store/plugin.ts';
+import { locationOf } from './location.ts';
 import {
+  type DetailFacts,
+  fillDetails,
   indexedCases,
   indexSize,
   type PageOutcome,
   type SeenCase,
   staleClockCases,
   storeNow,
+  unreadDetailCases,
   type WatchState,
   watchStates,
   writePage,
@@ -55,6 +62,8 @@ export type WatchBudget = {
   newCaseDetails: number;
   /** Case details read per poll to refresh stale clock facts. */
   clockRefreshes: number;
+  /** Case details read per poll for index rows whose detail was never read (channel, flag, location). */
+  detailBackfill: number;
 };
 
 export const DEFAULT_WATCH_BUDGET: WatchBudget = {
@@ -63,6 +72,7 @@ export const DEFAULT_WATCH_BUDGET: WatchBudget = {
   sweepPageSize: 500,
   newCaseDetails: 25,
   clockRefreshes: 25,
+  detailBackfill: 25,
 };
 
 /** Companies read per call of the company list (the group has few). */
@@ -88,6 +98,8 @@ export type WatchReport = CasePollFigures & {
   removed: number;
   /** Clock facts written from case details. */
   clockFacts: number;
+  /** Index rows whose detail (channel, flag, location) the backfill read this poll. */
+  backfilled: number;
   /** Companies whose first full sweep is done (their index answers the overdue filter and tile). */
   seededCompanies: number;
   /**
@@ -166,6 +178,7 @@ type Poll = {
   /** Details still to spend this poll. */
   details: number;
   refreshes: number;
+  backfills: number;
   finals: ReadonlySet<number> | null;
   report: WatchReport;
 };
@@ -175,6 +188,27 @@ async function detailOf(poll: Poll, companyId: number, seen: SeenCase): Promise<
   const c = await poll.asAccount((legacy) => companyCase(legacy, companyId, seen.ref.caseId));
   if (!c || poll.store.cases.bind(c).binding !== seen.ref.binding) return null;
   return c;
+}
+
+/** What a read detail gives the index: channel, anonymous flag, and the reporter's location if it could be looked up. */
+async function detailFactsOf(
+  poll: Poll,
+  c: LegacyCase,
+): Promise<Omit<DetailFacts, 'ref'> & { located: boolean }> {
+  const anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym;
+  const where = await poll
+    .asAccount((legacy) => locationOf(legacy, c, anonymous))
+    .catch((error: unknown) => {
+      poll.log.warn({ caseId: c.caseId, ...reasonOf(error) }, 'case index: region list unread');
+      return null;
+    });
+  return {
+    channelId: c.caseChannelId,
+    anonymous,
+    provinceId: where?.provinceId ?? null,
+    cityId: where?.cityId ?? null,
+    located: where !== null,
+  };
 }
 
 /** The final status ids, read once per poll (empty: unknown, and no clock facts are kept then). */
@@ -233,8 +267,15 @@ async function takePage(
     await eachLimited(wanted, REFRESH_CONCURRENCY, async (s) => {
       const c = await detailOf(poll, companyId, s).catch(() => null);
       if (!c) return;
-      s.channelId = c.caseChannelId;
-      s.anonymous = c.caseWhistleblowerIsAnonym ?? c.caseAnonym;
+      const facts = await detailFactsOf(poll, c);
+      s.channelId = facts.channelId;
+      s.anonymous = facts.anonymous;
+      // Without its location the detail counts as unread: the backfill reads it again.
+      if (facts.located) {
+        s.provinceId = facts.provinceId;
+        s.cityId = facts.cityId;
+        s.detailRead = true;
+      }
       details.push(c);
     });
   }
@@ -332,11 +373,64 @@ async function refreshClocks(poll: Poll, companyId: number, statusMoved: readonl
   await keepClocks(poll, companyId, read);
 }
 
+/**
+ * Cases whose detail failed to read lately, per store: the backfill skips them for a while so one
+ * unreadable case cannot take the budget of every poll (memory only; another process tries anew).
+ */
+const backfillFailures = new WeakMap<StoreDb, LRUCache<string, true>>();
+const BACKFILL_RETRY_MS = 60 * 60_000;
+
+/**
+ * Index rows whose detail was never read (the silent first sweep reads none; a detail read while a
+ * region list was unreadable), newest first, while the budget lasts: their channel, anonymous flag
+ * and location, and the clock facts their log gives.
+ */
+async function backfillDetails(poll: Poll, companyId: number): Promise<void> {
+  if (poll.backfills <= 0) return;
+  const failures =
+    backfillFailures.get(poll.store.db) ??
+    new LRUCache<string, true>({ max: 10_000, ttl: BACKFILL_RETRY_MS });
+  backfillFailures.set(poll.store.db, failures);
+  const skip: number[] = [];
+  for (const key of failures.keys()) {
+    const [company, caseId] = key.split(':').map(Number);
+    if (company === companyId && caseId !== undefined) skip.push(caseId);
+  }
+  const rows = await unreadDetailCases(poll.store, companyId, poll.backfills, skip);
+  poll.backfills -= rows.length;
+  const facts: DetailFacts[] = [];
+  const read: LegacyCase[] = [];
+  await eachLimited(rows, REFRESH_CONCURRENCY, async (row) => {
+    const c = await poll.asAccount((legacy) => companyCase(legacy, companyId, row.caseId)).catch(() => null);
+    // Gone or another incarnation: the sweep replaces or removes the row; until then it is skipped.
+    const ref = c ? poll.store.cases.bind(c) : null;
+    if (!c || !ref || ref.binding !== row.binding) {
+      failures.set(`${companyId}:${row.caseId}`, true);
+      return;
+    }
+    const { located, ...fact } = await detailFactsOf(poll, c);
+    if (!located) {
+      failures.set(`${companyId}:${row.caseId}`, true);
+      return;
+    }
+    facts.push({ ref, ...fact });
+    read.push(c);
+  });
+  poll.report.backfilled += await fillDetails(poll.store, facts);
+  await keepClocks(
+    poll,
+    companyId,
+    read.filter((c) => c.caseCaseStatusId !== STATUS_NEW_ID),
+  );
+}
+
 async function watchCompany(poll: Poll, watch: WatchState): Promise<void> {
   const statusMoved: number[] = [];
   await head(poll, watch, statusMoved);
   await sweep(poll, watch, statusMoved);
   await refreshClocks(poll, watch.companyId, statusMoved);
+  // Not in a company's first poll: start-up stays a few table pages (the silent first sweep).
+  if (watch.seeded) await backfillDetails(poll, watch.companyId);
 }
 
 /** Every company the legacy lists (the group has a few; bounded all the same). */
@@ -370,6 +464,7 @@ export async function watchOnce(options: WatchOptions): Promise<WatchReport> {
     updated: 0,
     removed: 0,
     clockFacts: 0,
+    backfilled: 0,
     seededCompanies: 0,
     complete: false,
     indexSize: 0,
@@ -384,6 +479,7 @@ export async function watchOnce(options: WatchOptions): Promise<WatchReport> {
     asAccount: (work) => options.account.run(legacy, (auth) => work(withToken(legacy, auth))),
     details: budget.newCaseDetails,
     refreshes: budget.clockRefreshes,
+    backfills: budget.detailBackfill,
     finals: null,
     report,
   };
@@ -434,7 +530,8 @@ export async function watchOnce(options: WatchOptions): Promise<WatchReport> {
   report.durationMs = Math.round(performance.now() - started);
   options.metrics?.casePoll(report);
   // A quiet poll is the common case (one a minute, say): only one that found or missed something is info.
-  const eventful = report.inserted + report.updated + report.removed > 0 || failed > 0 || !report.listed;
+  const eventful =
+    report.inserted + report.updated + report.removed + report.backfilled > 0 || failed > 0 || !report.listed;
   options.log[eventful ? 'info' : 'debug'](
     {
       companies: report.companies,
@@ -444,6 +541,7 @@ export async function watchOnce(options: WatchOptions): Promise<WatchReport> {
       changes: report.changes,
       inserted: report.inserted,
       removed: report.removed,
+      backfilled: report.backfilled,
       complete: report.complete,
       durationMs: report.durationMs,
     },

@@ -275,23 +275,26 @@ export const INDEX_SORTS = new Set([
 
 const collator = new Intl.Collator('id');
 
+/** What the index's sorts read of a row (an overdue one, or one of the map's area filter). */
+export type IndexedSortable = Pick<IndexedOverdue, 'ref' | 'filedAt' | 'statusId' | 'lineId' | 'categoryId'>;
+
 /**
  * Overdue cases in the list's order, as the legacy orders its table: by filing time, by status order,
  * by category or line name (no line first), newest first among equals.
  */
-export async function sortIndexed(
+export async function sortIndexed<T extends IndexedSortable>(
   ctx: ClockContext,
   companyId: number,
-  rows: readonly IndexedOverdue[],
+  rows: readonly T[],
   sort: string | undefined,
-): Promise<IndexedOverdue[]> {
+): Promise<T[]> {
   const value = sort ?? '-createdAt';
   const descending = value.startsWith('-');
   const field = descending ? value.slice(1) : value;
   const sign = descending ? -1 : 1;
-  const newestFirst = (a: IndexedOverdue, b: IndexedOverdue) =>
+  const newestFirst = (a: IndexedSortable, b: IndexedSortable) =>
     b.filedAt.localeCompare(a.filedAt) || b.ref.caseId - a.ref.caseId;
-  let key: ((row: IndexedOverdue) => string | number | null) | null = null;
+  let key: ((row: IndexedSortable) => string | number | null) | null = null;
   if (field === 'status') {
     const orders = new Map((await caseStatusTable(ctx.caller.legacy)).map((s) => [s.id, s.order]));
     key = (row) => (row.statusId === null ? null : (orders.get(row.statusId) ?? 0));
@@ -329,7 +332,7 @@ export async function overduePage(
   ctx: ClockContext,
   scope: IndexScope,
   table: CaseTable,
-  shown: readonly IndexedOverdue[],
+  shown: readonly Pick<IndexedOverdue, 'ref' | 'filedAt'>[],
 ): Promise<{ rows: Map<number, LegacyCaseRow>; unread: Map<number, number> | null }> {
   const rows = new Map<number, LegacyCaseRow>();
   if (shown.length === 0) return { rows, unread: new Map() };

@@ -107,8 +107,10 @@ export const legacyCaseSchema = v.object({
   caseAnonym: legacyFlag,
   caseWhistleblowerCommunicationType: legacyIdList,
   caseWhistleblowerCommunicationTime: optStr,
-  caseProvince: nested('provinceName'),
-  caseCity: nested('cityName'),
+  // The spec promises the names only; a legacy that also sends the ids saves the name look-up
+  // (case-index/location.ts).
+  caseProvince: v.optional(v.nullable(v.object({ provinceId: optNum, provinceName: optStr })), null),
+  caseCity: v.optional(v.nullable(v.object({ cityId: optNum, cityName: optStr })), null),
   caseDistrict: nested('districtName'),
   caseWhat: optStr,
   caseWhere: optStr,

@@ -20,6 +20,7 @@ import type { TrackingRequest } from '@wbs/shared/api/cases';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../errors.ts';
+import { noteReturn } from '../insights/returns.ts';
 import type { LegacyCase } from '../legacy/case-schemas.ts';
 import { trackedCase } from '../legacy/cases.ts';
 import { audit } from '../logging.ts';
@@ -98,6 +99,8 @@ export async function trackerProof(app: FastifyInstance): Promise<TrackerProof> 
     // Given back, yet the number's back-off stays: the owner's visit must not reset a guesser's.
     await Promise.all(places.map((place) => place.release()));
     audit(request, event, { outcome: 'found' });
+    // The reporter came back (Statistik's `returned`): a fact of the case, never of the client.
+    await noteReturn(app.store, request.log, found);
     return found;
   };
 }

@@ -90,6 +90,8 @@ export type PurgeCounts = {
   subscriptions: number;
   confirmationSends: number;
   noticeLinks: number;
+  /** The reporter's "came back" fact (insights/returns.ts). */
+  returns: number;
 };
 
 /**
@@ -235,6 +237,11 @@ export async function purgeCaseData(tx: StoreTx, ref: BoundCase): Promise<PurgeC
            not exists (select 1 from reporter_subscription r where r.id = s.subscription_id))
       returning s.id`),
   );
+  const returns = count(
+    await tx.execute(
+      sql`delete from case_return where ${ofCase} and case_binding = ${binding} returning case_id`,
+    ),
+  );
   // Handlers' notices stay (who was told what kind of thing, and when); their link to the case goes.
   const noticeLinks = count(
     await tx.execute(sql`update notice set case_id = null, case_binding = null where ${ofCase}
@@ -248,6 +255,7 @@ export async function purgeCaseData(tx: StoreTx, ref: BoundCase): Promise<PurgeC
     subscriptions: subscriptionIds.length,
     confirmationSends,
     noticeLinks,
+    returns,
   };
 }
 
@@ -338,7 +346,8 @@ async function purgeAgain(
                        and i.case_binding = d.case_binding
      where i.status_id in (${idList([...finals])})
        and (${ofEntry('case_message')} or ${ofEntry('identity_access')} or ${ofEntry('case_conversation')}
-            or ${ofEntry('case_clock')} or ${ofEntry('reporter_subscription')})
+            or ${ofEntry('case_clock')} or ${ofEntry('reporter_subscription')}
+            or ${ofEntry('case_return')})
      order by d.id
      limit ${budget.purges + 1}`)) as unknown as { rows: (IndexRow & { disposal_id: number | string })[] };
   const rows = result.rows.slice(0, budget.purges);

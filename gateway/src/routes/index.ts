@@ -18,6 +18,7 @@ import disposalRoutes from './disposals/route.ts';
 import handlingDeadlineRoutes from './handling-deadlines/route.ts';
 import healthRoutes from './health/route.ts';
 import identityAccessRoutes from './identity-access/route.ts';
+import mapRoutes from './maps/route.ts';
 import messageRoutes from './messages/route.ts';
 import noticeRoutes from './notices/route.ts';
 import ownSecondFactorRoutes from './own-second-factors/route.ts';
@@ -32,6 +33,7 @@ import reporterNoticeRoutes from './reporter-notices/route.ts';
 import retentionPeriodRoutes from './retention-periods/route.ts';
 import secondFactorRoutes from './second-factor/route.ts';
 import sessionRoutes from './session/route.ts';
+import statisticsRoutes from './statistics/route.ts';
 import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
 import userRoleRoutes from './user-roles/route.ts';
@@ -71,6 +73,8 @@ const API_ROUTES = [
   retentionPeriodRoutes,
   disposalRoutes,
   processingRecordRoutes,
+  mapRoutes,
+  statisticsRoutes,
 ];
 
 export async function routes(app: FastifyInstance) {

@@ -185,12 +185,19 @@ export const caseIndex = pgTable(
      * the gateway first saw it final. Null while open or not looked up yet (retention/).
      */
     closedAt: text('closed_at'),
+    /** The reporter's province and city (legacy region ids); null for none named and for anonymous reports. */
+    provinceId: integer('province_id'),
+    cityId: integer('city_id'),
+    /** The case's detail was read (channel, anonymous flag, location); the watcher backfills rows never read. */
+    detailRead: boolean('detail_read').notNull().default(false),
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.caseId] }),
     index('case_index_status_idx').on(t.companyId, t.statusId),
+    index('case_index_filed_idx').on(t.companyId, t.filedAt),
+    index('case_index_unread_idx').on(t.companyId, t.filedAt).where(sql`not ${t.detailRead}`),
   ],
 );
 
@@ -435,3 +442,19 @@ export const retentionScan = pgTable('retention_scan', {
   heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date' }),
   lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * The reporter came back after filing (a successful tracking proof or a message of theirs): one row
+ * per case incarnation, when it first happened (Statistik's `returned`). No IP, no user agent, no
+ * count of visits; the retention purge deletes it with the case's other rows.
+ */
+export const caseReturn = pgTable(
+  'case_return',
+  {
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    caseBinding: text('case_binding').notNull(),
+    firstAt: timestamp('first_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.caseId, t.caseBinding] })],
+);

@@ -22,7 +22,14 @@ export type LegacyDesk = {
   /** Files a report at the legacy; answers its id. */
   file(
     companyId: number,
-    options?: { categoryId?: number; channelId?: number; anonymous?: boolean },
+    options?: {
+      categoryId?: number;
+      channelId?: number;
+      anonymous?: boolean;
+      /** The reporter's province and city (default 32 / 3201; null: none named). */
+      provinceId?: number | null;
+      cityId?: number | null;
+    },
   ): Promise<number>;
   /** An activity-log entry with a status (and a line, or null to keep it). */
   log(companyId: number, caseId: number, statusId: number, lineId: number | null): Promise<void>;
@@ -77,9 +84,10 @@ export function legacyDesk(t: TestApp): LegacyDesk {
         caseWhistleblowerType: 1,
         caseWhistleblowerName: anonymous ? '' : 'Pelapor Uji',
         caseWhistleblowerAddress: anonymous ? '' : 'Jl. Uji 1',
-        caseWhistleblowerProvinceId: 32,
-        caseWhistleblowerCityId: 3201,
-        caseWhistleblowerDistrictId: 320101,
+        caseWhistleblowerProvinceId: options.provinceId === undefined ? 32 : options.provinceId,
+        caseWhistleblowerCityId: options.cityId === undefined ? 3201 : options.cityId,
+        // The city's first district (legacy-sim's ids: the city's id and two digits).
+        caseWhistleblowerDistrictId: (options.cityId === undefined ? 3201 : (options.cityId ?? 0)) * 100 + 1,
         caseWhistleblowerEmail: 'uji@example.id',
         caseWhistleblowerContactNum: '+6281200000',
         caseWhistleblowerCommunicationType: '0',

@@ -10,6 +10,7 @@ import { type GenerateCases, generateCases } from './seed/generate.ts';
 import { loadRegions } from './seed/regions.ts';
 import { seed } from './seed/seed.ts';
 import { Store } from './store/store.ts';
+import type { Case } from './types.ts';
 
 export type { Knobs } from './knobs.ts';
 export { EXPORT_HEADERS } from './routes/export.ts';
@@ -21,7 +22,7 @@ export {
   untouchedDemoCase,
 } from './seed/demo-accounts.ts';
 export type { GenerateCases } from './seed/generate.ts';
-export { SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
+export { MAP_DEMO_CASES, SEED_CASE_COUNT, SEED_STATUS, SEED_STATUSES } from './seed/seed.ts';
 
 export type LegacySimOptions = {
   /** Where store.json and files/ live; null (the default) = in memory only. */
@@ -54,6 +55,11 @@ export type LegacySim = {
   reset(): Promise<void>;
   /** Adds generated cases (scale runs; seed/generate.ts); answers their ids. */
   addCases(options: GenerateCases): Promise<number[]>;
+  /**
+   * Every case as the simulator holds it (read only): tests computing figures independently of the
+   * gateway compare them with its replies.
+   */
+  cases(): readonly Readonly<Case>[];
   close(): Promise<void>;
 };
 
@@ -99,6 +105,7 @@ export async function createLegacySim(options: LegacySimOptions = {}): Promise<L
       await resetAll();
     },
     addCases: (generate) => generateCases(store, generate),
+    cases: () => store.cases.all(),
     async close() {
       if (closed) return;
       closed = true;

@@ -937,7 +937,7 @@ export interface paths {
         put?: never;
         /**
          * Daftar laporan
-         * @description The case list (the resource map's `GET cases`): a POST with the filters in the body, because the `number` filter is a complaint number, which must never appear in a URL (proxy and access logs). The table follows the session: company admin → the company, analyst → its line and new cases, partner users → one company of the partner (`companyId` required), administrator (type 1, read only) → one company of the group (`companyId` required), pelapor → own cases. For handlers (types 2–5) each row carries `unreadFromReporter`, the reporter messages no handler has read yet; other readers get null.
+         * @description The case list (the resource map's `GET cases`): a POST with the filters in the body, because the `number` filter is a complaint number, which must never appear in a URL (proxy and access logs). The table follows the session: company admin → the company, analyst → its line and new cases, partner users → one company of the partner (`companyId` required), administrator (type 1, read only) → one company of the group (`companyId` required), pelapor → own cases. For handlers (types 2–5) each row carries `unreadFromReporter`, the reporter messages no handler has read yet; other readers get null. `provinceId`/`cityId`/`unlocated` (Peta Laporan’s links) are answered from the case index like `overdue`: 409 `area-too-small` for an area of 1 to 4 reports in the range, 400 combined with `number`, `search` or a sort the index cannot give, or for the pelapor.
          *
          *     Siapa boleh memanggil (cases:list): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
@@ -1944,6 +1944,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maps/provinces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Peta Laporan: laporan per provinsi
+         * @description Reports filed in the range per province of the reporter, every province of the legacy’s list. A province with 1 to 4 reports has `total: null, suppressed: true` (shown “<5”). `unlocated` (“Tanpa lokasi”): anonymous reports and identified ones naming no province; `unread`: reports whose detail the case index has not read yet. Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         *
+         *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getMapsProvinces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maps/provinces/{provinceId}/cities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Peta Laporan: laporan per kota/kabupaten
+         * @description The cities and regencies of one province with at least one report, most first (suppressed ones, 1 to 4 reports, last by name). 409 `area-too-small` for a province of 1 to 4 reports; 404 for a province the legacy does not list. Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         *
+         *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getMapsProvincesByProvinceIdCities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistik penanganan laporan
+         * @description Reports filed in the range (filing day, WIB): per month (filed; of them now in a final status), days from filing to the acknowledgement and to the answer (median, 90th percentile by nearest rank, share done by the deadline, as the case detail’s handling clock computes them), anonymous share, channels, outcomes by final status, and reporters who came back (a tracking proof or a message of theirs). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         *
+         *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statistics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ekspor statistik (.xlsx, .csv)
+         * @description The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` (default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed with an apostrophe). The file name holds the date range. Audited (`export`, resource `statistics`). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         *
+         *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
+         */
+        get: operations["getStatisticsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1951,7 +2039,7 @@ export interface components {
         /** @description RFC 9457 problem details; `title` and `detail` are Indonesian. */
         Problem: {
             /** @enum {string} */
-            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/already-destroyed" | "https://wbs.example/problems/scan-running" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
+            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/already-destroyed" | "https://wbs.example/problems/scan-running" | "https://wbs.example/problems/area-too-small" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
             /** @description What went wrong in general; the same for every problem of a type. */
             title: string;
             status: number;
@@ -2400,6 +2488,9 @@ export interface components {
             /** @enum {string} */
             sort?: "createdAt" | "-createdAt" | "number" | "-number" | "categoryName" | "-categoryName" | "caseLineName" | "-caseLineName" | "status" | "-status" | "companyName" | "-companyName";
             overdue?: boolean;
+            provinceId?: number;
+            cityId?: number;
+            unlocated?: boolean;
         };
         CaseListReply: {
             items: {
@@ -2796,6 +2887,111 @@ export interface components {
                 legalBasis: string;
             }[];
         };
+        MapProvincesReply: {
+            from: string;
+            to: string;
+            companyId: number | null;
+            companies: {
+                companyId: number;
+                companyName: string;
+            }[];
+            total: number;
+            provinces: {
+                provinceId: number;
+                provinceName: string;
+                total: number | null;
+                suppressed: boolean;
+            }[];
+            unlocated: number;
+            unread: number;
+        };
+        MapCitiesReply: {
+            from: string;
+            to: string;
+            companyId: number | null;
+            companies: {
+                companyId: number;
+                companyName: string;
+            }[];
+            provinceId: number;
+            provinceName: string;
+            total: number;
+            cities: {
+                cityId: number;
+                cityName: string;
+                total: number | null;
+                suppressed: boolean;
+            }[];
+            unlocated: number;
+        };
+        StatisticsReply: {
+            from: string;
+            to: string;
+            companyId: number | null;
+            companies: {
+                companyId: number;
+                companyName: string;
+                figures: {
+                    filed: number;
+                    closed: number;
+                    acknowledge: {
+                        measured: number;
+                        medianDays: number | null;
+                        p90Days: number | null;
+                        withinDeadline: number | null;
+                    };
+                    answer: {
+                        measured: number;
+                        medianDays: number | null;
+                        p90Days: number | null;
+                        withinDeadline: number | null;
+                    };
+                    anonymous: {
+                        anonymous: number;
+                        identified: number;
+                        unknown: number;
+                    };
+                    returned: number;
+                };
+            }[];
+            overall: {
+                filed: number;
+                closed: number;
+                acknowledge: {
+                    measured: number;
+                    medianDays: number | null;
+                    p90Days: number | null;
+                    withinDeadline: number | null;
+                };
+                answer: {
+                    measured: number;
+                    medianDays: number | null;
+                    p90Days: number | null;
+                    withinDeadline: number | null;
+                };
+                anonymous: {
+                    anonymous: number;
+                    identified: number;
+                    unknown: number;
+                };
+                returned: number;
+            };
+            months: {
+                month: string;
+                filed: number;
+                closed: number;
+            }[];
+            channels: {
+                id: number;
+                name: string;
+                total: number;
+            }[];
+            outcomes: {
+                id: number;
+                name: string;
+                total: number;
+            }[];
+        };
     };
     responses: {
         /** @description `validation` or `bad-request`: a field is missing or wrong (`errors`; the reason in `detail`). */
@@ -2892,7 +3088,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `already-destroyed` (409), `scan-running` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
+        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `already-destroyed` (409), `scan-running` (409), `area-too-small` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
         ClientProblem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6899,6 +7095,159 @@ export interface operations {
                     "application/json": components["schemas"]["ProcessingRecordsReply"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getMapsProvinces: {
+        parameters: {
+            query: {
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                from: string;
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                to: string;
+                companyId?: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapProvincesReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getMapsProvincesByProvinceIdCities: {
+        parameters: {
+            query: {
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                from: string;
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                to: string;
+                companyId?: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                provinceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapCitiesReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getStatistics: {
+        parameters: {
+            query: {
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                from: string;
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                to: string;
+                companyId?: string;
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatisticsReply"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getStatisticsExport: {
+        parameters: {
+            query: {
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                from: string;
+                /** @description Tanggal kalender YYYY-MM-DD, dari 2000-01-01 sampai 2099-12-31 (inklusif). */
+                to: string;
+                companyId?: string;
+                format?: "xlsx" | "csv";
+            };
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Berkas (attachment) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Validation"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];

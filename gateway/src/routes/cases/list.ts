@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { INDEX_SORTS, indexedOverdue, overduePage, sortIndexed } from '../../clocks/indexed.ts';
 import { overdueOf } from '../../clocks/overdue.ts';
 import { clocksOfRows } from '../../clocks/service.ts';
+import { hasArea } from '../../insights/service.ts';
 import { type CaseTable, caseFilters, caseOrder, casePage, walkCaseTable } from '../../legacy/cases.ts';
 import { type Paging, pageReply, paging } from '../../legacy/table.ts';
 import { audit } from '../../logging.ts';
@@ -12,6 +13,7 @@ import { subjectOf } from '../../policies/plugin.ts';
 import { scopeOf } from '../../policies/scope.ts';
 import { presentCaseListRow } from '../../presenters/cases.ts';
 import { routeSchema } from '../../schema.ts';
+import { areaCases, areaPage } from './area.ts';
 import { type CaseEndpoints, caseEndpointsOf, indexScopeOf } from './scope.ts';
 
 /**
@@ -36,14 +38,19 @@ async function overdueList(
   endpoints: CaseEndpoints,
   q: CaseSearchRequest,
   p: Paging,
+  /** Only these cases (the map's area filter, answered from the index). */
+  only?: ReadonlySet<number>,
 ) {
   const { companyId, table } = endpoints;
   const scope =
     !q.number && !p.search && INDEX_SORTS.has(q.sort ?? '-createdAt')
       ? indexScopeOf(request, endpoints)
       : null;
-  const indexed = scope ? await indexedOverdue(request.clocks, scope, q) : null;
-  if (!scope || !indexed) return walkedOverdueList(request, companyId, table, q, p);
+  const found = scope ? await indexedOverdue(request.clocks, scope, q) : null;
+  if (!scope || !found) return walkedOverdueList(request, companyId, table, q, p, only);
+  const indexed = only
+    ? { ...found, overdue: found.overdue.filter((row) => only.has(row.ref.caseId)) }
+    : found;
   if (indexed.partial)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter over rows not all read yet');
   if (scopeOf(request.caller).kind === 'all') {
@@ -79,6 +86,7 @@ async function walkedOverdueList(
   table: CaseTable,
   q: CaseSearchRequest,
   p: Paging,
+  only?: ReadonlySet<number>,
 ) {
   const walk = await walkCaseTable(
     request.legacy,
@@ -89,7 +97,9 @@ async function walkedOverdueList(
   );
   if (!walk.complete)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter read a partial table');
-  const { overdue, partial, unread } = await overdueOf(request.clocks, companyId, walk.rows);
+  const read = await overdueOf(request.clocks, companyId, walk.rows);
+  const { partial, unread } = read;
+  const overdue = only ? read.overdue.filter(({ row }) => only.has(row.caseId)) : read.overdue;
   if (partial)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter over rows not all read yet');
   if (scopeOf(request.caller).kind === 'all') {
@@ -120,7 +130,9 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
           'cases, partner users → one company of the partner (`companyId` required), administrator (type 1, read ' +
           'only) → one company of the group (`companyId` required), pelapor → own cases. For handlers (types ' +
           '2–5) each row carries `unreadFromReporter`, the reporter messages no handler has read yet; other ' +
-          'readers get null.',
+          'readers get null. `provinceId`/`cityId`/`unlocated` (Peta Laporan’s links) are answered from the ' +
+          'case index like `overdue`: 409 `area-too-small` for an area of 1 to 4 reports in the range, 400 ' +
+          'combined with `number`, `search` or a sort the index cannot give, or for the pelapor.',
         tags,
         body: caseSearchRequest,
         response: { 200: caseListReply },
@@ -131,6 +143,23 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
       const endpoints = await caseEndpointsOf(request, q.companyId);
       const { companyId, table } = endpoints;
       const p = paging(q);
+      if (hasArea(q)) {
+        const cases = await areaCases(request, endpoints, q, p);
+        if (q.overdue) return overdueList(request, endpoints, q, p, new Set(cases.map((c) => c.ref.caseId)));
+        const page = await areaPage(request, endpoints, q, p, cases);
+        if (scopeOf(request.caller).kind === 'all') {
+          audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: page.total });
+        }
+        const areaMarks = marksFor(request, page.unread);
+        return {
+          items: page.legacyRows.map((row) =>
+            presentCaseListRow(row, page.clocks?.get(row.caseId) ?? null, unreadOf(areaMarks, row.caseId)),
+          ),
+          total: page.total,
+          page: p.page,
+          pageSize: p.pageSize,
+        };
+      }
       if (q.overdue) return overdueList(request, endpoints, q, p);
       const result = await casePage(request.legacy, table, {
         start: (p.page - 1) * p.pageSize,

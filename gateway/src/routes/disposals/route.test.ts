@@ -115,6 +115,8 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
       values (1, 'reporter-message', ${retired.companyId}, 'X', ${retired.caseId}, ${binding!.case_binding as string}, ${randomUUID()})`);
     expect(await countOf('case_message', retired.companyId, retired.caseId)).toBe(1);
     expect(await countOf('identity_access', retired.companyId, retired.caseId)).toBeGreaterThan(0);
+    // The tracker came back (its proof and its message): one fact of the case, whatever the count.
+    expect(await countOf('case_return', retired.companyId, retired.caseId)).toBe(1);
 
     const scan = await call(1, 'POST', '/disposals/scan');
     expect(scan.statusCode, scan.body).toBe(200);
@@ -124,9 +126,11 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
     expect(await countOf('case_conversation', retired.companyId, retired.caseId)).toBe(0);
     expect(await countOf('identity_access', retired.companyId, retired.caseId)).toBe(0);
     expect(await countOf('notice', retired.companyId, retired.caseId)).toBe(0);
+    expect(await countOf('case_return', retired.companyId, retired.caseId)).toBe(0);
     expect(await countOf('case_index', retired.companyId, retired.caseId)).toBe(1);
     for (const kept of [open, recent]) {
       expect(await countOf('case_message', kept.companyId, kept.caseId)).toBe(1);
+      expect(await countOf('case_return', kept.companyId, kept.caseId)).toBe(1);
       expect(await countOf('case_disposal', kept.companyId, kept.caseId)).toBe(0);
     }
     // One record, counts only.
@@ -138,6 +142,7 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
       caseId: retired.caseId,
       messages: 1,
       noticeLinks: 1,
+      returns: 1,
     });
     expect(records[0]!.body).not.toContain(retiredDemoCase.caseNumber);
 

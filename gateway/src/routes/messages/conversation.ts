@@ -6,6 +6,7 @@ import type { ConversationReply, PostMessageReply } from '@wbs/shared/api/messag
 import { format, PROBLEM_MESSAGES, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
+import { noteReturn } from '../../insights/returns.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { recordCaseEventQuietly } from '../../notifications/notifier.ts';
 import { presentMessage, type Reader } from '../../presenters/messages.ts';
@@ -62,6 +63,8 @@ export async function postToConversation(
         lineId: found.caseCaseLineId,
       });
       request.server.notices.deliverSoon();
+      // The reporter came back (Statistik's `returned`): the signed-in reporter's message counts too.
+      await noteReturn(request.server.store, request.log, found);
     }
     if (result.outcome === 'key-reused' || result.outcome === 'full') return result;
     return { ...result, conversation: await conversationOf(store, found, reader, true) };

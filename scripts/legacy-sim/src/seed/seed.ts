@@ -25,6 +25,33 @@ import { TINY_PDF, TINY_PNG } from './files.ts';
 
 export const SEED_CASE_COUNT = 200;
 
+/**
+ * Peta Laporan's demo reports (company 1, filed in the current month): appended after the
+ * SEED_CASE_COUNT others. `provinceId: null` with `anonymous: false` is an identified reporter
+ * naming no province.
+ */
+export const MAP_DEMO_CASES: readonly {
+  provinceId: number | null;
+  cityId: number | null;
+  anonymous: boolean;
+  statusId: number;
+  channelId: number;
+}[] = [
+  { provinceId: 35, cityId: 3578, anonymous: false, statusId: 1, channelId: 1 },
+  { provinceId: 35, cityId: 3578, anonymous: false, statusId: 11, channelId: 2 },
+  { provinceId: 35, cityId: 3578, anonymous: false, statusId: 1, channelId: 1 },
+  { provinceId: 35, cityId: 3578, anonymous: false, statusId: 21, channelId: 3 },
+  { provinceId: 35, cityId: 3578, anonymous: false, statusId: 1, channelId: 1 },
+  { provinceId: 35, cityId: 3573, anonymous: false, statusId: 11, channelId: 4 },
+  { provinceId: 35, cityId: 3573, anonymous: false, statusId: 1, channelId: 1 },
+  { provinceId: 51, cityId: 5171, anonymous: false, statusId: 1, channelId: 1 },
+  { provinceId: 51, cityId: 5171, anonymous: false, statusId: 11, channelId: 2 },
+  { provinceId: null, cityId: null, anonymous: true, statusId: 1, channelId: 1 },
+  { provinceId: null, cityId: null, anonymous: true, statusId: 11, channelId: 3 },
+  { provinceId: null, cityId: null, anonymous: true, statusId: 1, channelId: 1 },
+  { provinceId: null, cityId: null, anonymous: false, statusId: 1, channelId: 1 },
+];
+
 /** mulberry32: small, fast, good enough for demo data. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -503,6 +530,70 @@ export async function seed(files: FileStore, now = Date.now()): Promise<Db> {
         createdByUserId: null,
       },
     ];
+  }
+
+  // Peta Laporan's demo (docs/product/insights.md): reports of company 1 filed in the current month
+  // (WIB), the dashboard's default range, whatever the day: Jawa Timur with 7 identified reports over
+  // two cities (Kota Surabaya 5, Kota Malang 2: one city shown, one "<5"), Bali with 2 (a province
+  // shown "<5", no drill-down), and 4 "Tanpa lokasi" (3 anonymous, 1 identified naming no province).
+  // Appended after every other case, so the cases above keep their seed.
+  const mapRand = prng(4_242);
+  const wibNow = new Date(now + 7 * 3_600_000);
+  const monthStart = Date.UTC(wibNow.getUTCFullYear(), wibNow.getUTCMonth(), 1) - 7 * 3_600_000;
+  const span = Math.max(60_000, now - monthStart - 60_000);
+  const mapDemo = MAP_DEMO_CASES.map((d, k) => ({
+    ...d,
+    created: Math.floor(monthStart + (span * (k + 1)) / (MAP_DEMO_CASES.length + 1)),
+  }));
+  const mapCategory = caseCategories.find((c) => c.companyId === 1)!;
+  for (const d of mapDemo) {
+    let caseNumber = '';
+    while (!caseNumber || numbers.has(caseNumber)) caseNumber = `WBS-${randomDigits(mapRand, 8)}`;
+    numbers.add(caseNumber);
+    const caseId = cases.length + 1;
+    const template = cases[demoCases.length + 2]!;
+    const handled = d.statusId !== SEED_STATUS.NEW;
+    const anonymous = d.provinceId === null && d.anonymous;
+    cases.push({
+      ...template,
+      caseId,
+      caseNumber,
+      caseTitle: template.caseTitle,
+      created: d.created,
+      companyId: 1,
+      categoryId: mapCategory.caseCategoryId,
+      lineId: handled ? 1 : null,
+      channelId: d.channelId,
+      statusId: d.statusId,
+      whistleblowerId: null,
+      passwordHash: null,
+      createdByUserId: null,
+      fields: {
+        ...template.fields,
+        caseWhistleblowerName: anonymous ? '' : PEOPLE[Math.floor(mapRand() * PEOPLE.length)]!,
+        caseWhistleblowerAddress: anonymous ? '' : 'Jl. Pahlawan No. 5',
+        caseWhistleblowerIsAnonym: anonymous ? 1 : 0,
+        caseWhistleblowerProvinceId: d.provinceId,
+        caseWhistleblowerCityId: d.cityId,
+        caseWhistleblowerDistrictId: d.cityId === null ? null : d.cityId * 100 + 1,
+      },
+      attachments: [],
+      // A handled one was accepted halfway between its filing and the seed (Diterima, then Ditutup).
+      logs: handled
+        ? [SEED_STATUS.ACCEPTED, ...(d.statusId === SEED_STATUS.CLOSED ? [SEED_STATUS.CLOSED] : [])].map(
+            (statusId, step) => ({
+              caseLogId: ++caseLogId,
+              caseStatusId: statusId,
+              message: `Status diperbarui menjadi ${SEED_STATUSES.find((x) => x.caseStatusId === statusId)!.caseStatusName}.`,
+              file: null,
+              created: Math.floor(d.created + ((now - d.created) * (step + 1)) / 3),
+              createdBy: handlerName(1),
+              createdByUserId: null,
+            }),
+          )
+        : [],
+      allegedlyInvolveds: [],
+    });
   }
 
   return {
