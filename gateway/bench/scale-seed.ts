@@ -12,7 +12,7 @@
  *   (json_populate_recordset), not through the per-request functions: those take a lock and a round
  *   trip per record, which would take hours here.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLegacySim, SEED_STATUSES } from '@wbs/legacy-sim';
 import pg from 'pg';
@@ -72,13 +72,43 @@ type LegacyCase = {
   lineId: number | null;
   channelId: number;
   statusId: number;
-  fields: { caseWhistleblowerIsAnonym: number };
+  fields: {
+    caseWhistleblowerIsAnonym: number;
+    caseWhistleblowerProvinceId: number | null;
+    caseWhistleblowerCityId: number | null;
+  };
   logs: { caseStatusId: number; created: number }[];
 };
-const { readFile } = await import('node:fs/promises');
-const legacyCases = (
-  JSON.parse(await readFile(join(SCALE_LEGACY_DIR, 'store.json'), 'utf8')) as { cases: LegacyCase[] }
-).cases;
+const storeFile = join(SCALE_LEGACY_DIR, 'store.json');
+const legacyDb = JSON.parse(await readFile(storeFile, 'utf8')) as { cases: LegacyCase[] };
+const legacyCases = legacyDb.cases;
+// Where identified reporters live (Peta Laporan): generate.ts names no region, so the generated reports
+// get one of these provinces and cities (legacy region ids), three in four of them in the companies'
+// own province; anonymous reports keep none, as the watcher would keep none of theirs.
+const AREAS: [provinceId: number, cityId: number][] = [
+  [32, 3201],
+  [32, 3201],
+  [32, 3271],
+  [32, 3204],
+  [32, 3273],
+  [32, 3275],
+  [32, 3276],
+  [31, 3171],
+  [31, 3174],
+  [35, 3578],
+  [35, 3573],
+  [36, 3671],
+];
+const areaRand = prng(65);
+for (const c of legacyCases) {
+  if (c.fields.caseWhistleblowerIsAnonym === 1 || c.fields.caseWhistleblowerProvinceId != null) continue;
+  // One in ten identified reporters names no place.
+  if (areaRand() < 0.1) continue;
+  const [provinceId, cityId] = AREAS[Math.floor(areaRand() * AREAS.length)]!;
+  c.fields.caseWhistleblowerProvinceId = provinceId;
+  c.fields.caseWhistleblowerCityId = cityId;
+}
+await writeFile(storeFile, JSON.stringify(legacyDb));
 say(`legacy-sim: ${legacyCases.length.toLocaleString('en')} reports in ${SCALE_LEGACY_DIR}`);
 
 // ---- the gateway's store
@@ -137,6 +167,10 @@ for (const c of legacyCases) {
     anonymous: c.fields.caseWhistleblowerIsAnonym === 1,
     filed_at: wib(c.created),
     closed_at: FINAL.has(c.statusId) && last ? wib(last.created) : null,
+    // As the watcher keeps them once it has read the detail (never for an anonymous report).
+    province_id: c.fields.caseWhistleblowerIsAnonym === 1 ? null : c.fields.caseWhistleblowerProvinceId,
+    city_id: c.fields.caseWhistleblowerIsAnonym === 1 ? null : c.fields.caseWhistleblowerCityId,
+    detail_read: true,
   });
   clockRows.push({
     company_id: c.companyId,

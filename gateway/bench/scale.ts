@@ -292,6 +292,24 @@ async function runSide(side: Side) {
         },
         { name: 'dashboard: open cases', method: 'GET', path: '/api/v1/dashboard/open-cases' },
         { name: 'dashboard: overdue', method: 'GET', path: '/api/v1/dashboard/overdue' },
+        // Peta Laporan and Statistik read the case index: one year, as their screens open.
+        { name: 'statistics', method: 'GET', path: `/api/v1/statistics?from=${yearsAgo(1)}&to=${to}` },
+        { name: 'statistics, ten years', method: 'GET', path: `/api/v1/statistics?from=${from}&to=${to}` },
+        {
+          name: 'maps: provinces',
+          method: 'GET',
+          path: `/api/v1/maps/provinces?from=${yearsAgo(1)}&to=${to}`,
+        },
+        {
+          name: 'maps: provinces, ten years',
+          method: 'GET',
+          path: `/api/v1/maps/provinces?from=${from}&to=${to}`,
+        },
+        {
+          name: 'maps: cities of a province',
+          method: 'GET',
+          path: `/api/v1/maps/provinces/32/cities?from=${yearsAgo(1)}&to=${to}`,
+        },
         {
           name: 'export (xlsx, all rows)',
           method: 'POST',
