@@ -193,11 +193,15 @@ async function watcherPoll(apiUrl: string, env: Record<string, string>, untilCom
 
 function auditVerify(env: Record<string, string>) {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, 'scripts/audit-verify.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'maxrss %M cpu %U %S', process.execPath, 'scripts/audit-verify.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    },
+  );
   const ms = performance.now() - started;
   const out = `${run.stdout}${run.stderr}`;
   const records = Number(/(\d+) catatan/.exec(out)?.[1] ?? 0);
@@ -394,8 +398,12 @@ for (const [name, s] of scale.results) {
 // The demo chain is a few records: its time is the process's start, left out of the rate.
 const rate = (v: { ms: number; records: number }) =>
   Math.round(v.records / (Math.max(1, v.ms - demo.verify.ms) / 1000)).toLocaleString('en');
+const cpuSeconds = (out: string) => {
+  const m = /cpu ([\d.]+) ([\d.]+)/.exec(out);
+  return m ? Number(m[1]) + Number(m[2]) : Number.NaN;
+};
 console.log(
-  `| audit:verify, whole chain (process) | ${demo.verify.ms.toFixed(0)} ms, ${demo.verify.records} records | ${scale.verify.ms.toFixed(0)} ms, ${scale.verify.records.toLocaleString('en')} records = ${rate(scale.verify)}/s after start-up | ${Math.round(Number(/maxrss (\d+)/.exec(scale.verify.out)?.[1] ?? 0) / 1024)} MB peak RSS | |`,
+  `| audit:verify, whole chain (process) | ${demo.verify.ms.toFixed(0)} ms, ${demo.verify.records} records | ${scale.verify.ms.toFixed(0)} ms, ${scale.verify.records.toLocaleString('en')} records = ${rate(scale.verify)}/s after start-up | ${Math.round(Number(/maxrss (\d+)/.exec(scale.verify.out)?.[1] ?? 0) / 1024)} MB peak RSS, ${cpuSeconds(scale.verify.out).toFixed(1)} s CPU | |`,
 );
 console.log(
   `| one case-index poll | ${demo.poll.ms} ms, ${demo.poll.legacyCalls} legacy calls | ${scale.poll.ms} ms, ${scale.poll.legacyCalls} legacy calls | | index ${scale.poll.indexSize.toLocaleString('en')} rows |`,
