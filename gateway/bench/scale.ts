@@ -14,7 +14,7 @@
  *   BENCH_SCALE_CALLS      only the calls whose names contain one of these words (comma list)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -353,6 +353,10 @@ async function runSide(side: Side) {
   }
 }
 
+if (!existsSync(join(SCALE_LEGACY_DIR, 'store.json'))) {
+  console.error(`no scale data in ${SCALE_LEGACY_DIR}: run pnpm seed:scale first`);
+  process.exit(2);
+}
 const demoDir = mkdtempSync(join(tmpdir(), 'wbs-scale-demo-'));
 const demoStore = await benchStore('scale_demo');
 const sides: Side[] = [
