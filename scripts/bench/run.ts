@@ -70,6 +70,11 @@ const BENCHES: Bench[] = [
     run: node('gateway/bench/watcher.ts'),
   },
   {
+    name: 'scale',
+    what: 'every staff screen call, audit:verify and a watcher poll on ten years of data (pnpm seed:scale) vs the demo data',
+    run: node('gateway/bench/scale.ts'),
+  },
+  {
     name: 'notices',
     what: "delivery latency of 1,000 case events to handlers' mailboxes (p50/p95) vs one direct SMTP send each",
     run: node('gateway/bench/notices.ts'),

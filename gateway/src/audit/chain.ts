@@ -60,7 +60,9 @@ export function canonicalBody(body: AuditBody): string {
 }
 
 export function linkHash(prevHash: string, body: string): string {
-  return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+  // One update of the joined text: the same bytes hashed, a third of the calls (audit:verify hashes
+  // every record of the chain).
+  return createHash('sha256').update(`${prevHash}\n${body}`).digest('hex');
 }
 
 export type BrokenLink = { seq: number; reason: string };
