@@ -5,7 +5,7 @@
  * apostrophe, as the audit trail's CSV). Aggregates only: no case id, number or name.
  */
 import type { StatisticsReply } from '@wbs/shared/api/insights';
-import { csvCell } from '../routes/audit-trail/csv.ts';
+import { csvCell } from './csv.ts';
 
 export type ExportRow = [section: string, company: string, measure: string, value: string | number | null];
 

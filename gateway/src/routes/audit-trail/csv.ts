@@ -5,6 +5,7 @@
  */
 import { USER_TYPE_NAMES } from '@wbs/shared/permissions';
 import type { AuditBody, StoredAuditRecord } from '../../audit/chain.ts';
+import { csvCell } from '../../presenters/csv.ts';
 
 const HEADER = [
   'No',
@@ -20,12 +21,6 @@ const HEADER = [
   'Hash Sebelumnya',
   'Hash',
 ];
-
-export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return `"${text.replaceAll('"', '""')}"`;
-}
 
 /** `YYYY-MM-DD HH:mm:ss` in WIB (UTC+7, no daylight saving). */
 export function wibTimestamp(at: Date): string {
