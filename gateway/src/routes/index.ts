@@ -34,6 +34,7 @@ import secondFactorRoutes from './second-factor/route.ts';
 import sessionRoutes from './session/route.ts';
 import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
+import uploadRoutes from './uploads/route.ts';
 import userRoleRoutes from './user-roles/route.ts';
 
 const API_ROUTES = [
@@ -56,6 +57,7 @@ const API_ROUTES = [
   analystRoutes,
   caseRoutes,
   caseCreateRoutes,
+  uploadRoutes,
   caseLogRoutes,
   contactRevealRoutes,
   trackingRoutes,
