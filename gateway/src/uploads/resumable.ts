@@ -147,8 +147,14 @@ export function createTusServer(drafts: Drafts, contextOf: (req: Request) => Tus
         refusal(new ApiProblem(type, { detail: message, errors: { [field]: message } }));
       if (upload.size > MAX_FILE_BYTES) throw fieldError(fileMessages.tooLarge(name), 'payload-too-large');
       if (!isAllowedExtension(extensionOf(name))) throw fieldError(fileMessages.notAllowed(name));
-      const files = await drafts.files(draft.id);
-      if (files.some((f) => f.name.toLowerCase() === name.toLowerCase())) {
+      let files = await drafts.files(draft.id);
+      const same = files.find((f) => f.name.toLowerCase() === name.toLowerCase());
+      // The same file again while its first creation is unfinished: the reply to that creation was
+      // lost on a weak link (the client never learnt its URL), so the new upload replaces it.
+      if (same && same.state === 'uploading' && same.field === field && same.size === upload.size) {
+        await drafts.removeFile(draft.id, same.id);
+        files = files.filter((f) => f !== same);
+      } else if (same) {
         throw fieldError(fileMessages.duplicate(name));
       }
       if (files.length >= CASE_CREATE_FILES.total)

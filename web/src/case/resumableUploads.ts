@@ -178,11 +178,15 @@ export function useResumableUploads() {
           const secondsLeft = entry.rate && entry.rate > 0 ? Math.ceil((total - sent) / entry.rate) : null;
           set(entry, { phase: 'uploading', sent, total, secondsLeft, reason: null });
         },
-        onShouldRetry: (_error, _attempt, options) => {
+        // tus-js-client's own rule (a refusal, 4xx other than 409/423, is final), plus the row's state.
+        onShouldRetry: (error) => {
+          const status = error instanceof DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
+          const final = status >= 400 && status < 500 && status !== 409 && status !== 423;
+          if (final) return false;
           set(entry, { phase: 'retrying' });
           entry.lastSample = null;
           entry.rate = null;
-          return options.retryDelays !== null;
+          return true;
         },
         onSuccess: () => void verdict(entry, token),
         onError: (error) => {

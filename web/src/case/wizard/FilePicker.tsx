@@ -169,6 +169,7 @@ function FileRow(props: {
       py="2"
       bg={error ? 'bg.error' : 'bg.subtle'}
       data-file-error={error ? 'true' : undefined}
+      data-file-name={file.name}
     >
       <HStack justify="space-between">
         <Text fontSize="sm" truncate>
