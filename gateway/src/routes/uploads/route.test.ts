@@ -116,7 +116,7 @@ describe('a draft and its uploads', () => {
     const body = new Readable({
       read() {
         this.push(Buffer.from(bigPdf.subarray(0, cutAt)));
-        setTimeout(() => this.destroy(new Error('link cut')), 20);
+        setTimeout(() => this.destroy(new Error('link cut')), 500);
         this.read = () => undefined;
       },
     });
@@ -210,6 +210,24 @@ describe('a draft and its uploads', () => {
     expect(
       (await createUpload(t.app, token, { field: 'attachments', name: 'g.pdf', size: 10 })).statusCode,
     ).toBe(201);
+  });
+
+  it('a creation sent again (its reply lost on the way) replaces the unfinished upload, not a duplicate', async () => {
+    const token = await openDraft(t.app);
+    const first = await createUpload(t.app, token, {
+      field: 'evidence',
+      name: 'bukti.pdf',
+      size: bigPdf.length,
+    });
+    const again = await createUpload(t.app, token, {
+      field: 'evidence',
+      name: 'bukti.pdf',
+      size: bigPdf.length,
+    });
+    expect(again.statusCode).toBe(201);
+    const items = (await draftFiles(t.app, token)).json().items;
+    expect(items.map((f: { id: string }) => f.id)).toEqual([uploadIdOf(again.headers.location)]);
+    expect((await head(t.app, token, uploadIdOf(first.headers.location))).statusCode).toBe(404);
   });
 
   it("opens nothing with an upload's id alone or another draft's token: 404 alike, 400 without a token", async () => {
