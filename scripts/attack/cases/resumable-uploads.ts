@@ -17,11 +17,22 @@ async function draft(t: Tools): Promise<string> {
   return json<{ token: string }>(reply).token;
 }
 
-async function upload(t: Tools, token: string, name: string, size: number): Promise<string> {
+async function upload(
+  t: Tools,
+  token: string,
+  name: string,
+  size: number,
+  field = 'evidence',
+): Promise<string> {
   const reply = await t.send({
     method: 'POST',
     path: '/api/v1/uploads',
-    headers: { ...TUS, 'upload-draft': token, 'upload-length': String(size), 'upload-metadata': meta(name) },
+    headers: {
+      ...TUS,
+      'upload-draft': token,
+      'upload-length': String(size),
+      'upload-metadata': meta(name, field),
+    },
   });
   expect(reply.status === 201, `creation: ${reply.status} ${reply.text.slice(0, 120)}`);
   expect(!reply.headers['access-control-allow-origin'], 'no CORS header on a tus reply');
@@ -100,7 +111,7 @@ export const resumableUploadCases: AttackCase[] = [
       expect(!/Invalid|exceeded|Error/.test(tooLong.text), `no English: ${tooLong.text.slice(0, 120)}`);
       const offset = await patch(t, token, id, 7, pdf.subarray(7));
       expect(offset.status === 409, `wrong offset: ${offset.status}`);
-      const damaged = await upload(t, token, 'rusak.pdf', 2048);
+      const damaged = await upload(t, token, 'rusak.pdf', 2048, 'attachments');
       const done = await patch(t, token, damaged, 0, Buffer.alloc(2048, 7));
       expect(done.status === 204, `damaged upload completes: ${done.status}`);
       const files = await t.send({
