@@ -192,6 +192,11 @@ const envSchema = v.object({
   RECEIPT_SIGNING_KEYS: optionalText,
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
+  // Resumable uploads' drafts: a folder every replica sees (docs/adr/0066-resumable-evidence-uploads.md).
+  UPLOAD_DRAFTS_DIR: optionalText,
+  UPLOAD_DRAFTS_MAX_PER_CLIENT: intString('UPLOAD_DRAFTS_MAX_PER_CLIENT', 20, 1, 100_000),
+  UPLOAD_DRAFTS_MAX_GLOBAL: intString('UPLOAD_DRAFTS_MAX_GLOBAL', 600, 1, 1_000_000),
+  UPLOAD_DRAFTS_WINDOW_SECONDS: intString('UPLOAD_DRAFTS_WINDOW_SECONDS', 900, 1, 86_400),
   // One by default, whatever the cores: each thread holds ~65 MB while it scrubs a 10 MB PDF, and with
   // GATEWAY_WORKERS every gateway process has a pool of its own
   // (docs/adr/0011-metadata-scrubbing-in-a-worker-pool.md).
@@ -331,6 +336,13 @@ export type UploadSettings = {
    * keeps a core; 0: the main thread, benchmark baseline only), per-file limits, files waiting.
    */
   scrub: { threads: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
+  /**
+   * Where resumable uploads and their drafts live (UPLOAD_DRAFTS_DIR; default a folder in the temp
+   * dir). With several replicas on several hosts it must be one shared folder (docs/deploy.md).
+   */
+  draftsDir: string | undefined;
+  /** Drafts opened per client and for the whole gateway (flood limit, like case submissions). */
+  drafts: FloodSettings;
 };
 
 export type FloodSettings = { maxPerClient: number; maxGlobal: number; windowSeconds: number };
@@ -483,6 +495,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+      draftsDir: e.UPLOAD_DRAFTS_DIR,
+      drafts: {
+        maxPerClient: e.UPLOAD_DRAFTS_MAX_PER_CLIENT,
+        maxGlobal: e.UPLOAD_DRAFTS_MAX_GLOBAL,
+        windowSeconds: e.UPLOAD_DRAFTS_WINDOW_SECONDS,
+      },
       scrub: {
         threads: e.SCRUB_THREADS,
         timeoutMs: e.SCRUB_TIMEOUT_MS,

@@ -97,6 +97,8 @@ export type RouteSchemaInput = {
   tags: string[];
   params?: AnySchema;
   querystring?: AnySchema;
+  /** Request headers a route reads (a loose object: the headers it does not name pass untouched). */
+  headers?: AnySchema;
   body?: AnySchema;
   /** Success replies by status; `null` means an empty reply (204). */
   response: Record<number, AnySchema | null>;
@@ -126,6 +128,7 @@ export function routeSchema(input: RouteSchemaInput): FastifySchema {
   if (input.description) schema.description = input.description;
   if (input.params) schema.params = requestPart(input.params);
   if (input.querystring) schema.querystring = requestPart(input.querystring);
+  if (input.headers) schema.headers = requestPart(input.headers);
   if (input.body) schema.body = requestPart(input.body);
   if (input.multipart) {
     const json = toJson(input.multipart.fields, 'input');

@@ -25,6 +25,7 @@ import { logCases } from './cases/logs.ts';
 import { messageCases } from './cases/messages.ts';
 import { noticeCases } from './cases/notices.ts';
 import { reporterNoticeCases } from './cases/reporter-notices.ts';
+import { resumableUploadCases } from './cases/resumable-uploads.ts';
 import { retentionCases } from './cases/retention.ts';
 import { secondFactorCases } from './cases/second-factor.ts';
 import { sessionCases } from './cases/sessions.ts';
@@ -123,6 +124,7 @@ try {
     ...csrfCases,
     ...trackingCases,
     ...uploadCases,
+    ...resumableUploadCases,
     ...injectionCases,
     ...inputCases,
     ...formulaCases,

@@ -55,6 +55,14 @@ const BENCHES: Bench[] = [
     run: node('gateway/bench/uploads.ts'),
   },
   {
+    name: 'weaklink',
+    what: 'a report with 5 × 10 MB through the web app on a weak link (1 Mbit/s, 300 ms, cut 5 s every 30 s): single request vs resumable',
+    run: () => {
+      execFileSync('pnpm', ['--filter', '@wbs/web', 'build'], { cwd: root, stdio: 'ignore' });
+      node('scripts/bench/weaklink.ts')();
+    },
+  },
+  {
     name: 'retention',
     what: 'the retention scan over 20,000 final cases per company: the backlog and the idle nightly run, vs bare deletes',
     run: node('gateway/bench/retention.ts'),

@@ -180,6 +180,10 @@ export const PROBLEM_MESSAGES = {
   forgotPasswordSent: 'Jika email terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim',
   idempotencyConflict: 'Permintaan yang sama sedang diproses',
   uploadInterrupted: 'Unggahan terputus sebelum selesai, silakan kirim ulang',
+  uploadDraftMissing: 'Sesi unggahan tidak ditemukan atau sudah kedaluwarsa; pilih kembali file Anda',
+  uploadNotFinished: 'Masih ada file yang sedang diunggah; tunggu hingga selesai lalu kirim lagi',
+  uploadOffsetMismatch: 'Posisi unggahan tidak cocok; unggahan dilanjutkan dari posisi yang tersimpan',
+  uploadRequestInvalid: 'Permintaan unggahan tidak valid',
   malformedUpload: 'Formulir unggahan rusak atau tidak lengkap, silakan kirim ulang dari halaman formulir',
   busy: 'Server sedang sibuk, silakan coba lagi sebentar lagi.',
   idempotencyMismatch:

@@ -36,6 +36,7 @@ import sessionRoutes from './session/route.ts';
 import statisticsRoutes from './statistics/route.ts';
 import trackingRoutes from './tracking/route.ts';
 import unitRoutes from './units/route.ts';
+import uploadRoutes from './uploads/route.ts';
 import userRoleRoutes from './user-roles/route.ts';
 
 const API_ROUTES = [
@@ -58,6 +59,7 @@ const API_ROUTES = [
   analystRoutes,
   caseRoutes,
   caseCreateRoutes,
+  uploadRoutes,
   caseLogRoutes,
   contactRevealRoutes,
   trackingRoutes,

@@ -3,6 +3,7 @@
  * FormData and serialised by `Response`), real files of each kind (made with pdf-lib, sharp and yazl,
  * so their metadata is known), and direct reads of legacy-sim to check what it stored.
  */
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
@@ -222,4 +223,14 @@ export async function legacyDownload(url: string, token: string): Promise<Buffer
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (res.status !== 200) throw new Error(`download failed: ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
+}
+
+/** A valid PDF of about `bytes` bytes (an embedded stream of random bytes), for uploads of a set size. */
+export async function pdfOfSize(bytes: number, title = 'Bukti'): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]).drawText(title, { x: 20, y: 100 });
+  await doc.attach(randomBytes(Math.max(0, bytes - 2000)), 'isi.bin', {
+    mimeType: 'application/octet-stream',
+  });
+  return doc.save();
 }

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UploadSettings } from '../config.ts';
+import { createDrafts, type Drafts, defaultDraftsRoot } from './drafts.ts';
 import { type IdempotencyContext, idempotencyMemory } from './idempotency.ts';
 import { createScrubber, type Scrubber, type ScrubContext } from './scrub.ts';
 import { removeStaleSpools } from './spool-dirs.ts';
@@ -15,7 +16,12 @@ export type Uploads = {
   scrubber: Scrubber;
   /** Spools open right now in this instance. */
   spools: { active: number };
+  /** Drafts of resumable uploads (drafts.ts), on disk under `settings.draftsDir`. */
+  drafts: Drafts;
 };
+
+/** How often each replica removes expired drafts (any replica may remove any draft: the folder is shared). */
+const DRAFT_SWEEP_MS = 10 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,8 +39,23 @@ export const uploadsPlugin = fp(
   async (app: FastifyInstance, opts: { settings: UploadSettings }) => {
     await removeStaleSpools(app.log);
     const scrubber = createScrubber(opts.settings.scrub);
-    app.decorate('uploads', { settings: opts.settings, scrubber, spools: { active: 0 } });
-    app.addHook('onClose', async () => scrubber.close());
+    const drafts = createDrafts({
+      root: opts.settings.draftsDir ?? defaultDraftsRoot(),
+      secret: app.config.sessionSecret,
+    });
+    await drafts.ready;
+    const sweep = () =>
+      drafts.sweep().then(
+        (removed) => removed > 0 && app.log.info({ removed }, 'expired upload drafts removed'),
+        (error: Error) => app.log.warn({ err: error?.name }, 'upload draft clean-up failed'),
+      );
+    await sweep();
+    const sweeper = setInterval(sweep, DRAFT_SWEEP_MS).unref();
+    app.decorate('uploads', { settings: opts.settings, scrubber, spools: { active: 0 }, drafts });
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await scrubber.close();
+    });
     const memory = idempotencyMemory();
     app.decorateRequest('scrubbing', {
       getter(this: FastifyRequest): ScrubContext {

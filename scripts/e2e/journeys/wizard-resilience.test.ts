@@ -42,6 +42,8 @@ async function chooseEvidence(page: Page, name: string) {
     .getByLabel('Bukti Pendukung', { exact: true })
     .setInputFiles(makePdf(name, `Bukti ${name}`));
   await page.getByRole('main').getByText(name).waitFor();
+  // Files upload as soon as they are chosen: this journey is about Simpan, so the file is in first.
+  await page.getByRole('main').locator(`[data-file-name="${name}"] [data-upload-phase="accepted"]`).waitFor();
 }
 
 /** Drops browser events this journey provokes on purpose (aborted requests, caught failures). */

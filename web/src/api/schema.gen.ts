@@ -1052,6 +1052,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/upload-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buka draf unggahan
+         * @description Draf menampung file laporan yang diunggah dengan tus sampai laporan dikirim (POST /cases dengan header `Upload-Draft`). Berlaku 24 jam; token hanya disimpan di memori halaman.
+         *
+         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        post: operations["postUploadDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upload-drafts/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * File dalam draf unggahan
+         * @description Setiap file draf dengan statusnya; file yang ditolak membawa alasannya (`reason`).
+         *
+         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        get: operations["getUploadDraftsFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mulai unggahan (tus: creation)
+         * @description Protokol tus 1.0. Pemeriksaan saat dibuat: jenis file, nama ganda, ukuran (maks. 10 MB), jumlah (maks. 5 per draf, 1 Bukti Pendukung). Alamat unggahan ada di header `Location`.
+         *
+         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        post: operations["postUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Hapus unggahan (tus: termination)
+         * @description Menghapus file dari draf (Hapus di formulir), selesai atau belum.
+         *
+         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        delete: operations["deleteUploadsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Kirim potongan unggahan (tus: PATCH)
+         * @description Isi `application/offset+octet-stream` mulai dari `Upload-Offset`. Saat byte terakhir tiba, file diperiksa dan dibersihkan metadatanya; hasilnya di GET /upload-drafts/files.
+         *
+         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        patch: operations["patchUploadsById"];
+        trace?: never;
+    };
     "/api/v1/cases/{id}/logs": {
         parameters: {
             query?: never;
@@ -5495,6 +5589,196 @@ export interface operations {
             400: components["responses"]["Validation"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postUploadDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        expiresAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    getUploadDraftsFiles: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Token draf dari POST /upload-drafts (hanya di header ini, tidak pernah di URL). */
+                "upload-draft": string;
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @enum {string} */
+                            field: "evidence" | "attachments";
+                            name: string;
+                            size: number;
+                            /** @enum {string} */
+                            state: "uploading" | "accepted" | "refused";
+                            reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Token draf dari POST /upload-drafts (hanya di header ini, tidak pernah di URL). */
+                "upload-draft": string;
+                /** @description Versi protokol tus: `1.0.0` (wajib). */
+                "tus-resumable"?: string;
+                /** @description Ukuran file dalam byte (maks. 10 MB). */
+                "upload-length"?: string;
+                /** @description `filename` dan `field` (`evidence` atau `attachments`), base64. */
+                "upload-metadata"?: string;
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tanpa isi */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    deleteUploadsById: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Token draf dari POST /upload-drafts (hanya di header ini, tidak pernah di URL). */
+                "upload-draft": string;
+                /** @description Versi protokol tus: `1.0.0` (wajib). */
+                "tus-resumable"?: string;
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tanpa isi */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    patchUploadsById: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Token draf dari POST /upload-drafts (hanya di header ini, tidak pernah di URL). */
+                "upload-draft": string;
+                /** @description Versi protokol tus: `1.0.0` (wajib). */
+                "tus-resumable"?: string;
+                /** @description Posisi awal potongan ini; harus sama dengan posisi yang tersimpan (HEAD). */
+                "upload-offset"?: string;
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tanpa isi */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
             "4XX": components["responses"]["ClientProblem"];

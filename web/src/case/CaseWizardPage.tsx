@@ -1,6 +1,7 @@
 import { Box, Button, Container, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { can, FIELD_MESSAGES } from '@wbs/shared';
 import type { Receipt } from '@wbs/shared/api/case-create';
+import { UPLOAD_DRAFT_HEADER } from '@wbs/shared/api/uploads';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, upload } from '../api/client.ts';
@@ -13,6 +14,7 @@ import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
 import { notify, preloadToaster } from '../ui/toaster.tsx';
 import { fileErrorsFrom } from './attachments.ts';
+import { useResumableUploads } from './resumableUploads.ts';
 import { SafeSuccessDialog } from './SuccessDialog.tsx';
 import { StepCommunication } from './wizard/StepCommunication.tsx';
 import { StepEvidence } from './wizard/StepEvidence.tsx';
@@ -86,6 +88,7 @@ export default function CaseWizardPage() {
   } | null>(null);
   // One key per submission: reused when the same, unchanged form is sent again after a failure.
   const idempotencyKey = useRef<string | null>(null);
+  const uploads = useResumableUploads();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Everything a submission needs is loaded before it starts: a connection that drops at the moment
@@ -164,10 +167,22 @@ export default function CaseWizardPage() {
     loading.show('Mengirim pengaduan...');
     loading.progress(0);
     try {
-      const reply = await upload('/api/v1/cases', buildCaseForm(state, ctx), {
-        headers: { 'Idempotency-Key': idempotencyKey.current },
+      // Files still on their way are waited for (their rows show how far they are); a refused one
+      // is named by the gateway under its field, as before.
+      if (uploads.mode === 'resumable') {
+        loading.show('Menunggu unggahan file selesai...');
+        await uploads.settled();
+        loading.show('Mengirim pengaduan...');
+      }
+      const draftToken = await uploads.token();
+      const reply = await upload('/api/v1/cases', buildCaseForm(state, ctx, draftToken === null), {
+        headers: {
+          'Idempotency-Key': idempotencyKey.current,
+          ...(draftToken === null ? {} : { [UPLOAD_DRAFT_HEADER]: draftToken }),
+        },
         onProgress: (fraction) => loading.progress(fraction),
       });
+      uploads.reset();
       idempotencyKey.current = null;
       // The success dialog is the confirmation; no extra snackbar competes with it.
       setCreated({
@@ -208,6 +223,7 @@ export default function CaseWizardPage() {
   const close = () => {
     const signedIn = user !== null;
     setCreated(null);
+    uploads.reset();
     setState(initialWizardState());
     setStep(0);
     navigate(signedIn ? '/admin/case' : '/', { replace: isGuardEntry() });
@@ -215,7 +231,7 @@ export default function CaseWizardPage() {
 
   if (user && !can(subjectOf(user), 'cases:create')) return null;
 
-  const stepProps: StepProps = { state, errors, fileErrors, update, ctx };
+  const stepProps: StepProps = { state, errors, fileErrors, update, ctx, uploads };
   return (
     <Container maxW="4xl">
       <Stack gap="6">

@@ -215,8 +215,12 @@ export function stepOfField(field: string): number {
 
 const trim = (value: string) => value.trim();
 
-/** The multipart body of POST /api/v1/cases, with the field names of the gateway contract. */
-export function buildCaseForm(s: WizardState, ctx: FilerContext): FormData {
+/**
+ * The multipart body of POST /api/v1/cases, with the field names of the gateway contract. With
+ * `withFiles: false` the files are not in it: they were uploaded resumably into the draft the
+ * `Upload-Draft` header names.
+ */
+export function buildCaseForm(s: WizardState, ctx: FilerContext, withFiles = true): FormData {
   const form = new FormData();
   const put = (name: string, value: string | number | boolean) => form.append(name, String(value));
   put('anonymous', s.anonymous);
@@ -258,6 +262,7 @@ export function buildCaseForm(s: WizardState, ctx: FilerContext): FormData {
     put('password', s.password);
     put('confirmPassword', s.confirmPassword);
   }
+  if (!withFiles) return form;
   if (s.evidence) form.append('evidence', s.evidence, s.evidence.name);
   for (const file of s.attachments) form.append('attachments', file, file.name);
   return form;

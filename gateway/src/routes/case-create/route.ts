@@ -20,7 +20,7 @@ import {
 } from '@wbs/shared/api/case-create';
 import { CASE_NUMBER_PATTERN, GUEST_COMPANY_ID, PRIVILEGED_ROLE, USER_TYPES } from '@wbs/shared/constants';
 import { addDays, wibToday } from '@wbs/shared/handling-clock';
-import { FIELD_MESSAGES } from '@wbs/shared/messages';
+import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ackDaysOf } from '../../clocks/service.ts';
 import { ApiProblem } from '../../errors.ts';
@@ -32,10 +32,50 @@ import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { issueReceipt } from '../../receipts/issue.ts';
 import { contentDigest } from '../../receipts/receipt.ts';
 import { routeSchema } from '../../schema.ts';
+import type { Draft } from '../../uploads/drafts.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
+import { isAllowedExtension } from '../../uploads/policy.ts';
+import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { type SpooledFile, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
+
+/** A submission whose files were uploaded resumably carries only text parts. */
+const NO_FILE_PARTS = { fields: {}, total: 0, required: null } as const;
+
+/**
+ * The files of a draft as a multipart upload would have given them (already checked and scrubbed
+ * when each upload completed), and the problems of the ones that cannot be filed: refused, or
+ * still arriving.
+ */
+async function draftUpload(request: FastifyRequest, draft: Draft, upload: Upload): Promise<Upload> {
+  const files: SpooledFile[] = [];
+  const fileErrors: Record<string, string> = { ...upload.fileErrors };
+  const records = await settlePending(request.server.uploads.drafts, {
+    draft,
+    scrubbing: request.scrubbing,
+    log: request.log,
+  });
+  for (const record of records) {
+    if (record.state === 'refused') fileErrors[record.field] ??= record.reason ?? PROBLEM_MESSAGES.validation;
+    else if (record.state === 'uploading') fileErrors[record.field] ??= PROBLEM_MESSAGES.uploadNotFinished;
+    else if (record.ext && isAllowedExtension(record.ext)) {
+      files.push({
+        field: record.field,
+        name: record.name,
+        ext: record.ext,
+        detected: record.detected ?? '',
+        path: record.path ?? '',
+        size: record.forwardedSize ?? record.size,
+        sha256: record.sha256 ?? '',
+      });
+    }
+  }
+  if (!files.some((f) => f.field === 'evidence') && !fileErrors.evidence) {
+    fileErrors.evidence = FIELD_MESSAGES.evidenceRequired;
+  }
+  return { ...upload, files, fileErrors };
+}
 
 /** Which kind of filer the session is; a signed-in user who may not file never gets here (policy). */
 export function filerOf(request: FastifyRequest): Filer {
@@ -82,7 +122,16 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
       const filer = filerOf(request);
       // Counted before the body is read; a retry of an admitted submission (same key) is not.
       await flood.consume(request, reply, key);
-      const result = await withSpooledUpload(request, CASE_CREATE_FILES, async (upload) => {
+      // Files uploaded resumably: the draft named by the header holds them (routes/uploads).
+      const draftToken = request.headers['upload-draft'];
+      const drafts = request.server.uploads.drafts;
+      const draft = draftToken === undefined ? null : await drafts.find(String(draftToken));
+      if (draftToken !== undefined && !draft) {
+        throw new ApiProblem('validation', { errors: { evidence: PROBLEM_MESSAGES.uploadDraftMissing } });
+      }
+      const rule = draft ? NO_FILE_PARTS : CASE_CREATE_FILES;
+      const result = await withSpooledUpload(request, rule, async (received) => {
+        const upload = draft ? await draftUpload(request, draft, received) : received;
         const input = validUpload(parseCaseCreateFields(upload.fields, filer), upload);
         const companyId = await targetCompany(request, filer, input);
         const categories = await caseCategories(request.legacy, companyId);
@@ -102,8 +151,16 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
           request.idempotency,
           { scope: 'case', namespace, key, fingerprint },
           async () => {
-            const scrubbed = await scrubFiles(request.scrubbing, upload.files);
+            // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
+            if (draft?.filedAt != null) {
+              throw new ApiProblem('validation', {
+                errors: { evidence: PROBLEM_MESSAGES.uploadDraftMissing },
+              });
+            }
+            // A draft's files were scrubbed when each upload completed.
+            const scrubbed = draft ? upload.files : await scrubFiles(request.scrubbing, upload.files);
             const { caseNumber, messages } = await fileCase(request.legacy, filer, fields, scrubbed);
+            if (draft) await drafts.markFiled(draft);
             if (!CASE_NUMBER_PATTERN.test(caseNumber)) {
               throw new ApiProblem('legacy-bad-reply', { cause: 'no complaint number' });
             }

@@ -1,7 +1,8 @@
-import { Box, Button, HStack, Input, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Input, Progress, Stack, Text } from '@chakra-ui/react';
 import { type ChangeEvent, type ReactNode, useRef } from 'react';
 import { FormField } from '../../ui/FormField.tsx';
 import { ACCEPT_ATTRIBUTE, formatBytes } from '../attachments.ts';
+import { timeLeftText, type UploadStatus } from '../resumableUploads.ts';
 
 export type PickedFile = { name: string; size: number };
 
@@ -22,6 +23,10 @@ export function FilePicker(props: {
   fileErrors: Record<string, string>;
   onChoose: (files: File[]) => void;
   onRemove: (file: PickedFile) => void;
+  /** The background upload of each file, when files upload as soon as they are chosen. */
+  statusOf?: (file: PickedFile) => UploadStatus | undefined;
+  onPause?: (file: PickedFile) => void;
+  onResume?: (file: PickedFile) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const choose = (e: ChangeEvent<HTMLInputElement>) => {
@@ -73,16 +78,88 @@ export function FilePicker(props: {
         <FileRow
           key={file.name}
           file={file}
+          status={props.statusOf?.(file)}
           error={props.fileErrors[file.name]}
           onRemove={() => props.onRemove(file)}
+          onPause={() => props.onPause?.(file)}
+          onResume={() => props.onResume?.(file)}
         />
       ))}
     </Stack>
   );
 }
 
-function FileRow(props: { file: PickedFile; error: string | undefined; onRemove: () => void }) {
-  const { file, error } = props;
+const PHASE_TEXT: Record<UploadStatus['phase'], string> = {
+  waiting: 'Menyiapkan unggahan…',
+  uploading: 'Mengunggah',
+  retrying: 'Koneksi terputus, mencoba lagi…',
+  paused: 'Dijeda',
+  checking: 'Memeriksa file…',
+  accepted: 'Terunggah',
+  refused: 'Ditolak',
+  failed: 'Unggahan berhenti',
+};
+
+function UploadLine(props: {
+  name: string;
+  status: UploadStatus;
+  onPause: () => void;
+  onResume: () => void;
+}) {
+  const { status } = props;
+  const percent = status.total > 0 ? Math.floor((status.sent / status.total) * 100) : 0;
+  const moving = status.phase === 'uploading' || status.phase === 'retrying' || status.phase === 'waiting';
+  const detail =
+    status.phase === 'accepted' || status.phase === 'refused' || status.phase === 'checking'
+      ? PHASE_TEXT[status.phase]
+      : `${PHASE_TEXT[status.phase]} · ${percent}% · ${formatBytes(status.sent)} dari ${formatBytes(status.total)}` +
+        (status.phase === 'uploading' ? ` · ${timeLeftText(status.secondsLeft)}` : '');
+  return (
+    <Stack gap="1" mt="1" data-upload-phase={status.phase} data-upload-percent={percent}>
+      {status.phase !== 'accepted' && status.phase !== 'refused' && (
+        <Progress.Root value={percent} size="xs" aria-label={`Kemajuan unggahan ${props.name}`}>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      )}
+      <HStack justify="space-between" gap="2">
+        <Text
+          fontSize="xs"
+          color={status.phase === 'accepted' ? 'fg.success' : 'fg.muted'}
+          aria-live="polite"
+        >
+          {detail}
+        </Text>
+        {moving && (
+          <Button size="xs" variant="outline" onClick={props.onPause} aria-label={`Jeda ${props.name}`}>
+            Jeda
+          </Button>
+        )}
+        {(status.phase === 'paused' || status.phase === 'failed') && (
+          <Button size="xs" variant="outline" onClick={props.onResume} aria-label={`Lanjutkan ${props.name}`}>
+            {status.phase === 'paused' ? 'Lanjutkan' : 'Coba Lagi'}
+          </Button>
+        )}
+      </HStack>
+    </Stack>
+  );
+}
+
+function FileRow(props: {
+  file: PickedFile;
+  status: UploadStatus | undefined;
+  error: string | undefined;
+  onRemove: () => void;
+  onPause: () => void;
+  onResume: () => void;
+}) {
+  const { file, status } = props;
+  // A refused or stopped upload says why next to the file, as the server's refusal at Simpan does.
+  const error =
+    status && (status.phase === 'refused' || status.phase === 'failed')
+      ? (status.reason ?? props.error)
+      : props.error;
   return (
     <Box
       borderWidth="1px"
@@ -92,6 +169,7 @@ function FileRow(props: { file: PickedFile; error: string | undefined; onRemove:
       py="2"
       bg={error ? 'bg.error' : 'bg.subtle'}
       data-file-error={error ? 'true' : undefined}
+      data-file-name={file.name}
     >
       <HStack justify="space-between">
         <Text fontSize="sm" truncate>
@@ -110,6 +188,9 @@ function FileRow(props: { file: PickedFile; error: string | undefined; onRemove:
           Hapus
         </Button>
       </HStack>
+      {status && (
+        <UploadLine name={file.name} status={status} onPause={props.onPause} onResume={props.onResume} />
+      )}
       {error && (
         <Text fontSize="sm" color="fg.error" mt="1" whiteSpace="pre-line" role="alert">
           {error}

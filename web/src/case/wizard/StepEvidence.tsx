@@ -7,12 +7,12 @@ import { SelectInput } from '../../ui/SelectInput.tsx';
 import { notify } from '../../ui/toaster.tsx';
 import { ACCEPTED_FILES_HELP, addAttachments, checkEvidence } from '../attachments.ts';
 import { CasePasswordFields } from './CasePasswordFields.tsx';
-import { FilePicker } from './FilePicker.tsx';
+import { FilePicker, type PickedFile } from './FilePicker.tsx';
 import { InvolvedTable } from './InvolvedTable.tsx';
 import { bindText, type StepProps } from './types.ts';
 
 /** Step 4 of 4, Bukti Pendukung: files, link, people involved, then channel (staff) or password (guest). */
-export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepProps) {
+export function StepEvidence({ state, errors, fileErrors, update, ctx, uploads }: StepProps) {
   const channels = useApi(ctx.signedIn ? read('/api/v1/channels') : null);
 
   const chooseEvidence = ([file]: File[]) => {
@@ -22,14 +22,21 @@ export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepPro
       notify.warning(problem);
       return;
     }
+    if (state.evidence) uploads.remove(state.evidence);
     update({ evidence: file });
+    uploads.add(file, 'evidence');
   };
 
   const chooseAttachments = (files: File[]) => {
     const result = addAttachments(state.evidence, state.attachments, files);
     if (result.messages.length > 0) notify.warning(result.messages);
     update({ attachments: result.attachments });
+    for (const file of result.attachments)
+      if (!state.attachments.includes(file)) uploads.add(file, 'attachments');
   };
+  const statusOf = (file: PickedFile) => uploads.statuses.get(file as File);
+  const pause = (file: PickedFile) => uploads.pause(file as File);
+  const resume = (file: PickedFile) => uploads.resume(file as File);
 
   return (
     <Stack gap="6">
@@ -42,7 +49,13 @@ export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepPro
         files={state.evidence ? [state.evidence] : []}
         fileErrors={fileErrors}
         onChoose={chooseEvidence}
-        onRemove={() => update({ evidence: null })}
+        onRemove={() => {
+          if (state.evidence) uploads.remove(state.evidence);
+          update({ evidence: null });
+        }}
+        statusOf={statusOf}
+        onPause={pause}
+        onResume={resume}
       />
 
       <FilePicker
@@ -54,7 +67,13 @@ export function StepEvidence({ state, errors, fileErrors, update, ctx }: StepPro
         files={state.attachments}
         fileErrors={fileErrors}
         onChoose={chooseAttachments}
-        onRemove={(file) => update({ attachments: state.attachments.filter((f) => f !== file) })}
+        onRemove={(file) => {
+          uploads.remove(file as File);
+          update({ attachments: state.attachments.filter((f) => f !== file) });
+        }}
+        statusOf={statusOf}
+        onPause={pause}
+        onResume={resume}
       />
 
       <FormField

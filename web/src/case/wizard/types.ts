@@ -1,4 +1,5 @@
 import type { ChangeEvent } from 'react';
+import type { ResumableUploads } from '../resumableUploads.ts';
 import type { FilerContext, WizardState } from '../wizardModel.ts';
 
 export type StepProps = {
@@ -8,6 +9,8 @@ export type StepProps = {
   fileErrors: Record<string, string>;
   update: (patch: Partial<WizardState>) => void;
   ctx: FilerContext;
+  /** Files upload as soon as they are chosen (step 3). */
+  uploads: ResumableUploads;
 };
 
 type TextKey = {

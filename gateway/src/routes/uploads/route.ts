@@ -1,0 +1,291 @@
+/**
+ * Resumable evidence uploads (tus 1.0; docs/adr/0066-resumable-evidence-uploads.md):
+ * - POST /upload-drafts opens a draft; its token is the page's, sent back in `Upload-Draft` only;
+ * - POST /uploads, HEAD|PATCH|DELETE /uploads/{id}: the tus protocol (creation, offset, append,
+ *   termination), each with the draft's token: an upload of another draft is 404, as is an unknown one;
+ * - GET /upload-drafts/files: the draft's files with their verdicts (a refused file says why).
+ * The protocol itself is @tus/server's; this module hands it the request and turns its refusals into
+ * problems. Filing the draft is POST /cases with the same header (case-create).
+ */
+import { Readable } from 'node:stream';
+import { PROBLEM_TYPE_BASE } from '@wbs/shared/api/common';
+import {
+  UPLOAD_DRAFT_TOKEN_PATTERN,
+  type UploadDraftFilesReply,
+  type UploadDraftReply,
+  uploadDraftFilesReply,
+  uploadDraftReply,
+  uploadIdParams,
+} from '@wbs/shared/api/uploads';
+import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { ApiProblem, PROBLEMS, type ProblemType } from '../../errors.ts';
+import { floodLimiter } from '../../policies/flood-limits.ts';
+import { routeSchema } from '../../schema.ts';
+import type { Draft, DraftFile, Drafts } from '../../uploads/drafts.ts';
+import { createTusServer, settlePending, type TusRequestContext } from '../../uploads/resumable.ts';
+
+const TAGS = ['uploads'];
+
+const draftHeader = v.pipe(
+  v.string(PROBLEM_MESSAGES.uploadDraftMissing),
+  v.regex(UPLOAD_DRAFT_TOKEN_PATTERN, PROBLEM_MESSAGES.uploadDraftMissing),
+  v.description('Token draf dari POST /upload-drafts (hanya di header ini, tidak pernah di URL).'),
+);
+const tusHeader = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
+const TUS_RESUMABLE = tusHeader('Versi protokol tus: `1.0.0` (wajib).');
+const draftHeaders = v.looseObject({ 'upload-draft': draftHeader });
+const creationHeaders = v.looseObject({
+  'upload-draft': draftHeader,
+  'tus-resumable': TUS_RESUMABLE,
+  'upload-length': tusHeader('Ukuran file dalam byte (maks. 10 MB).'),
+  'upload-metadata': tusHeader('`filename` dan `field` (`evidence` atau `attachments`), base64.'),
+});
+const patchHeaders = v.looseObject({
+  'upload-draft': draftHeader,
+  'tus-resumable': TUS_RESUMABLE,
+  'upload-offset': tusHeader('Posisi awal potongan ini; harus sama dengan posisi yang tersimpan (HEAD).'),
+});
+const resumableHeaders = v.looseObject({ 'upload-draft': draftHeader, 'tus-resumable': TUS_RESUMABLE });
+
+/** The tus reply headers the client reads; CORS and anything else tus might add stay out. */
+const PASSED_HEADERS = [
+  'tus-resumable',
+  'tus-version',
+  'tus-extension',
+  'tus-max-size',
+  'upload-offset',
+  'upload-length',
+  'upload-metadata',
+  'upload-expires',
+  'location',
+  'cache-control',
+];
+
+/** A tus refusal as a problem: ours travel as problem JSON, tus's own (English) texts are replaced. */
+function problemOf(status: number, body: string): ApiProblem {
+  try {
+    const parsed = JSON.parse(body) as { type?: string; detail?: string; errors?: Record<string, string> };
+    const type = parsed.type?.slice(PROBLEM_TYPE_BASE.length) as ProblemType | undefined;
+    if (type && type in PROBLEMS) {
+      return new ApiProblem(type, {
+        ...(parsed.detail ? { detail: parsed.detail } : {}),
+        ...(parsed.errors ? { errors: parsed.errors } : {}),
+      });
+    }
+  } catch {
+    // tus's own plain-text body
+  }
+  if (status === 404 || status === 410) return new ApiProblem('not-found');
+  if (status === 409) return new ApiProblem('conflict', { detail: PROBLEM_MESSAGES.uploadOffsetMismatch });
+  if (status === 413) return new ApiProblem('payload-too-large');
+  if (status === 423) return new ApiProblem('busy', { retryAfter: 1 });
+  if (status >= 500) return new ApiProblem('internal', { cause: `tus ${status}` });
+  return new ApiProblem('bad-request', {
+    status: status === 415 || status === 412 ? status : 400,
+    detail: PROBLEM_MESSAGES.uploadRequestInvalid,
+  });
+}
+
+function headersOf(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  try {
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+      else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    }
+  } catch (error) {
+    // A header value the Fetch API refuses (characters outside Latin-1): the client's mistake.
+    throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadRequestInvalid, cause: error });
+  }
+  return headers;
+}
+
+async function draftOf(drafts: Drafts, request: FastifyRequest): Promise<Draft> {
+  const draft = await drafts.find(request.headers['upload-draft'] as string | undefined);
+  if (!draft) throw new ApiProblem('not-found', { detail: PROBLEM_MESSAGES.uploadDraftMissing });
+  return draft;
+}
+
+/** The draft's record of an upload; another draft's upload, or an unknown one, is 404 alike. */
+async function uploadOf(drafts: Drafts, draft: Draft, id: string): Promise<DraftFile> {
+  const record = await drafts.file(draft.id, id);
+  if (!record) throw new ApiProblem('not-found');
+  return record;
+}
+
+export default async function uploadRoutes(app: FastifyInstance) {
+  const { drafts } = app.uploads;
+  const contexts = new WeakMap<Request, TusRequestContext>();
+  const tus = createTusServer(drafts, (req) => contexts.get(req));
+  const draftFlood = await floodLimiter(app, { name: 'upload-drafts', ...app.config.uploads.drafts });
+  const uploadFlood = await floodLimiter(app, {
+    name: 'uploads',
+    ...app.config.uploads.drafts,
+    // Five files a draft, and a few replaced: counted per file created.
+    maxPerClient: app.config.uploads.drafts.maxPerClient * 10,
+    maxGlobal: app.config.uploads.drafts.maxGlobal * 10,
+  });
+
+  // tus bodies are read by @tus/server itself, as a stream, straight to the file store.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+
+  async function viaTus(request: FastifyRequest, reply: FastifyReply, draft: Draft): Promise<FastifyReply> {
+    const withBody = request.method === 'PATCH';
+    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: headersOf(request) };
+    if (withBody) {
+      init.body = Readable.toWeb(request.raw) as ReadableStream;
+      init.duplex = 'half';
+    }
+    const webRequest = new Request(new URL(request.url, 'http://gateway.invalid'), init);
+    contexts.set(webRequest, { draft, scrubbing: request.scrubbing, log: request.log });
+    const response = await tus.server.handleWeb(webRequest);
+    const body = await response.text();
+    if (response.status >= 400) {
+      // A body tus did not read (refused before it) is drained, so the client gets the answer.
+      if (withBody && !request.raw.readableEnded) request.raw.resume();
+      throw problemOf(response.status, body);
+    }
+    for (const name of PASSED_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) reply.header(name, value);
+    }
+    return reply.code(response.status).send();
+  }
+
+  app.post(
+    '/upload-drafts',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'Buka draf unggahan',
+        description:
+          'Draf menampung file laporan yang diunggah dengan tus sampai laporan dikirim (POST /cases dengan ' +
+          'header `Upload-Draft`). Berlaku 24 jam; token hanya disimpan di memori halaman.',
+        tags: TAGS,
+        response: { 201: uploadDraftReply },
+      }),
+    },
+    async (request, reply): Promise<UploadDraftReply> => {
+      await draftFlood.consume(request, reply);
+      const { token, expiresAt } = await drafts.open();
+      reply.code(201).header('cache-control', 'no-store');
+      return { token, expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/upload-drafts/files',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'File dalam draf unggahan',
+        description: 'Setiap file draf dengan statusnya; file yang ditolak membawa alasannya (`reason`).',
+        tags: TAGS,
+        headers: draftHeaders,
+        response: { 200: uploadDraftFilesReply },
+      }),
+    },
+    async (request, reply): Promise<UploadDraftFilesReply> => {
+      const draft = await draftOf(drafts, request);
+      const files = await settlePending(drafts, { draft, scrubbing: request.scrubbing, log: request.log });
+      reply.header('cache-control', 'no-store');
+      return {
+        items: files.map(({ id, field, name, size, state, reason }) => ({
+          id,
+          field,
+          name,
+          size,
+          state,
+          reason,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/uploads',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'Mulai unggahan (tus: creation)',
+        description:
+          'Protokol tus 1.0. Pemeriksaan saat dibuat: jenis file, nama ganda, ukuran (maks. 10 MB), jumlah ' +
+          '(maks. 5 per draf, 1 Bukti Pendukung). Alamat unggahan ada di header `Location`.',
+        tags: TAGS,
+        headers: creationHeaders,
+        response: { 201: null },
+      }),
+    },
+    async (request, reply) => {
+      const draft = await draftOf(drafts, request);
+      await uploadFlood.consume(request, reply);
+      return viaTus(request, reply, draft);
+    },
+  );
+
+  app.head<{ Params: { id: string } }>(
+    '/uploads/:id',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'Posisi unggahan (tus: HEAD)',
+        description: 'Header `Upload-Offset`: byte yang sudah diterima; lanjutkan dari sana.',
+        tags: TAGS,
+        params: uploadIdParams,
+        headers: resumableHeaders,
+        response: { 200: null },
+      }),
+    },
+    async (request, reply) => {
+      const draft = await draftOf(drafts, request);
+      await uploadOf(drafts, draft, request.params.id);
+      return viaTus(request, reply, draft);
+    },
+  );
+
+  app.patch<{ Params: { id: string } }>(
+    '/uploads/:id',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'Kirim potongan unggahan (tus: PATCH)',
+        description:
+          'Isi `application/offset+octet-stream` mulai dari `Upload-Offset`. Saat byte terakhir tiba, file ' +
+          'diperiksa dan dibersihkan metadatanya; hasilnya di GET /upload-drafts/files.',
+        tags: TAGS,
+        params: uploadIdParams,
+        headers: patchHeaders,
+        response: { 204: null },
+      }),
+    },
+    async (request, reply) => {
+      const draft = await draftOf(drafts, request);
+      await uploadOf(drafts, draft, request.params.id);
+      return viaTus(request, reply, draft);
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/uploads/:id',
+    {
+      config: { policy: 'cases:create' },
+      schema: routeSchema({
+        summary: 'Hapus unggahan (tus: termination)',
+        description: 'Menghapus file dari draf (Hapus di formulir), selesai atau belum.',
+        tags: TAGS,
+        params: uploadIdParams,
+        headers: resumableHeaders,
+        response: { 204: null },
+      }),
+    },
+    async (request, reply) => {
+      const draft = await draftOf(drafts, request);
+      await uploadOf(drafts, draft, request.params.id);
+      if (draft.filedAt !== null) throw new ApiProblem('not-found');
+      await drafts.removeFile(draft.id, request.params.id);
+      return reply.code(204).header('tus-resumable', '1.0.0').send();
+    },
+  );
+}

@@ -1,0 +1,208 @@
+/**
+ * Drafts of resumable uploads (docs/adr/0066-resumable-evidence-uploads.md): the folder that holds a
+ * report's files between the moment each is chosen and Simpan. Everything lives on disk under one
+ * root, so every replica that sees the folder serves every draft and every upload offset (the tus
+ * file store keeps an upload's offset as the size of its file):
+ *
+ *   {root}/uploads/{uploadId}        the tus file store: the bytes received, and `{uploadId}.json`
+ *   {root}/drafts/{draftId}/draft.json          when the draft was opened, and filed
+ *   {root}/drafts/{draftId}/{uploadId}.json     one file of the draft: name, field, state, reason
+ *
+ * The draft id is a keyed hash of the draft token: the token itself is never stored, so reading the
+ * folder does not give what is needed to add to, list or file a draft. Records are written whole
+ * (temporary file + rename), one per file, so two replicas finishing two files at once cannot lose one.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { UPLOAD_DRAFT_TOKEN_PATTERN, type UploadField } from '@wbs/shared/api/uploads';
+
+/** A draft and its files are removed this long after it was opened (docs/product/limits.md). */
+export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type DraftFile = {
+  id: string;
+  field: UploadField;
+  name: string;
+  size: number;
+  state: 'uploading' | 'accepted' | 'refused';
+  reason: string | null;
+  /** Set once accepted: what the submission forwards and fingerprints. */
+  ext?: string;
+  detected?: string;
+  /** SHA-256 of the bytes as received. */
+  sha256?: string;
+  /** The checked (and, where possible, scrubbed) file. */
+  path?: string;
+  /** Its size as forwarded. */
+  forwardedSize?: number;
+};
+
+type DraftMeta = { createdAt: number; filedAt: number | null };
+
+export type Draft = { id: string; createdAt: number; filedAt: number | null };
+
+export type Drafts = ReturnType<typeof createDrafts>;
+
+export const defaultDraftsRoot = () => join(tmpdir(), 'wbs-upload-drafts');
+
+async function writeWhole(path: string, value: unknown): Promise<void> {
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, JSON.stringify(value), { mode: 0o600 });
+  await rename(temporary, path);
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * `secret` keys the draft ids (the session secret: every replica has the same one); `now` is the
+ * clock (tests move it).
+ */
+export function createDrafts(options: { root: string; secret: string; now?: () => number }) {
+  const now = options.now ?? (() => Date.now());
+  const uploadsDir = join(options.root, 'uploads');
+  const draftsDir = join(options.root, 'drafts');
+  const idOf = (token: string) =>
+    createHmac('sha256', options.secret).update(`wbs-upload-draft\n${token}`).digest('hex').slice(0, 40);
+  const dirOf = (draftId: string) => join(draftsDir, draftId);
+  const fileRecord = (draftId: string, uploadId: string) => join(dirOf(draftId), `${uploadId}.json`);
+
+  const ready = (async () => {
+    await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
+    await mkdir(draftsDir, { recursive: true, mode: 0o700 });
+  })();
+
+  async function files(draftId: string): Promise<DraftFile[]> {
+    const names = await readdir(dirOf(draftId)).catch(() => [] as string[]);
+    const records = await Promise.all(
+      names
+        .filter((n) => n.endsWith('.json') && n !== 'draft.json')
+        .map((n) => readJson<DraftFile & { createdAt?: number }>(join(dirOf(draftId), n))),
+    );
+    return records
+      .filter((r): r is DraftFile & { createdAt?: number } => r !== null)
+      .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+  }
+
+  /** Removes an upload's bytes, its tus record and whatever was derived from it. */
+  async function removeUploadFiles(uploadId: string): Promise<void> {
+    const names = await readdir(uploadsDir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((n) => n === uploadId || n.startsWith(`${uploadId}.`))
+        .map((n) => rm(join(uploadsDir, n), { force: true })),
+    );
+  }
+
+  async function remove(draftId: string): Promise<void> {
+    for (const file of await files(draftId)) await removeUploadFiles(file.id);
+    await rm(dirOf(draftId), { recursive: true, force: true });
+  }
+
+  return {
+    uploadsDir,
+    ready,
+    idOf,
+
+    /** A new draft: the token goes to the page (and only there), the id names its folder. */
+    async open(): Promise<{ token: string; draft: Draft; expiresAt: Date }> {
+      await ready;
+      const token = randomBytes(32).toString('base64url');
+      const id = idOf(token);
+      const createdAt = now();
+      await mkdir(dirOf(id), { mode: 0o700 });
+      await writeWhole(join(dirOf(id), 'draft.json'), { createdAt, filedAt: null } satisfies DraftMeta);
+      return {
+        token,
+        draft: { id, createdAt, filedAt: null },
+        expiresAt: new Date(createdAt + DRAFT_TTL_MS),
+      };
+    },
+
+    /** The draft a token opens; null for an unknown, malformed or expired token (expired: removed). */
+    async find(token: string | undefined | null): Promise<Draft | null> {
+      if (typeof token !== 'string' || !UPLOAD_DRAFT_TOKEN_PATTERN.test(token)) return null;
+      const id = idOf(token);
+      const meta = await readJson<DraftMeta>(join(dirOf(id), 'draft.json'));
+      if (!meta) return null;
+      if (now() - meta.createdAt >= DRAFT_TTL_MS) {
+        await remove(id);
+        return null;
+      }
+      return { id, createdAt: meta.createdAt, filedAt: meta.filedAt };
+    },
+
+    files,
+
+    async file(draftId: string, uploadId: string): Promise<DraftFile | null> {
+      return readJson<DraftFile>(fileRecord(draftId, uploadId));
+    },
+
+    async putFile(draftId: string, file: DraftFile): Promise<void> {
+      const previous = await readJson<{ createdAt?: number }>(fileRecord(draftId, file.id));
+      await writeWhole(fileRecord(draftId, file.id), { ...file, createdAt: previous?.createdAt ?? now() });
+    },
+
+    async removeFile(draftId: string, uploadId: string): Promise<void> {
+      await removeUploadFiles(uploadId);
+      await rm(fileRecord(draftId, uploadId), { force: true });
+    },
+
+    /**
+     * After Simpan: the files' bytes go (the legacy holds the report now), their records stay until
+     * the draft expires, so a retried submission (same Idempotency-Key) is fingerprinted alike and gets
+     * the first reply.
+     */
+    async markFiled(draft: Draft): Promise<void> {
+      for (const file of await files(draft.id)) await removeUploadFiles(file.id);
+      await writeWhole(join(dirOf(draft.id), 'draft.json'), {
+        createdAt: draft.createdAt,
+        filedAt: now(),
+      } satisfies DraftMeta);
+    },
+
+    remove,
+
+    /**
+     * Removes drafts opened 24 h ago or more, and uploads no draft names any more (a draft removed
+     * while a file was still arriving). Returns how many drafts went.
+     */
+    async sweep(): Promise<number> {
+      await ready;
+      let removed = 0;
+      const known = new Set<string>();
+      for (const draftId of await readdir(draftsDir).catch(() => [] as string[])) {
+        const meta = await readJson<DraftMeta>(join(dirOf(draftId), 'draft.json'));
+        const createdAt = meta?.createdAt ?? (await stat(dirOf(draftId)).catch(() => null))?.mtimeMs ?? 0;
+        if (now() - createdAt >= DRAFT_TTL_MS) {
+          await remove(draftId);
+          removed += 1;
+          continue;
+        }
+        for (const file of await files(draftId)) known.add(file.id);
+      }
+      for (const name of await readdir(uploadsDir).catch(() => [] as string[])) {
+        const uploadId = name.split('.')[0] ?? name;
+        if (known.has(uploadId)) continue;
+        const info = await stat(join(uploadsDir, name)).catch(() => null);
+        if (info && now() - info.mtimeMs >= DRAFT_TTL_MS) await rm(join(uploadsDir, name), { force: true });
+      }
+      return removed;
+    },
+  };
+}
