@@ -47,7 +47,8 @@ export type Draft = { id: string; createdAt: number; filedAt: number | null };
 
 export type Drafts = ReturnType<typeof createDrafts>;
 
-export const defaultDraftsRoot = () => join(tmpdir(), 'wbs-upload-drafts');
+// Not `wbs-upload-…`: that prefix names the per-process spools, which a restart may remove as its own.
+export const defaultDraftsRoot = () => join(tmpdir(), 'wbs-evidence-drafts');
 
 async function writeWhole(path: string, value: unknown): Promise<void> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
