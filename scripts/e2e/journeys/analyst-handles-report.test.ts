@@ -56,7 +56,7 @@ describe('an analyst handles a new report', () => {
     await page.waitForURL('**/admin/dashboard');
     await page
       .getByRole('navigation', { name: 'Menu samping' })
-      .getByRole('link', { name: 'Laporan' })
+      .getByRole('link', { name: 'Laporan', exact: true })
       .click();
     await page.waitForURL('**/admin/case');
     await main.getByRole('heading', { level: 1, name: 'Laporan' }).waitFor();

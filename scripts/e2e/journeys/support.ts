@@ -275,18 +275,34 @@ export function jakartaMonth(): { from: string; to: string } {
 }
 
 /**
- * The Peta Laporan figures of `query` once the gateway has read every location of the period
- * (`unread` 0): its watcher reads the reports' details a few per poll, newest first, after start.
+ * The Peta Laporan figures of `query` once the gateway's case index holds every report of the period
+ * the caller's case list holds (the index learns a report at its watcher's next poll, so one filed by
+ * an earlier journey may come in late) and has read every location (`unread` 0: the watcher reads the
+ * reports' details a few per poll, newest first, after start).
  */
-export async function settledMap<T extends { unread: number }>(
+export async function settledMap<T extends { unread: number; total: number }>(
   query: string,
   session: ApiSession,
   timeoutMs = 70_000,
 ): Promise<T> {
+  const params = new URLSearchParams(query);
+  const filters = {
+    from: params.get('from'),
+    to: params.get('to'),
+    ...(params.has('companyId') ? { companyId: Number(params.get('companyId')) } : {}),
+    page: 1,
+    pageSize: 1,
+  };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const map = await apiGet<T>(`/maps/provinces?${query}`, session);
-    if (map.unread === 0 || Date.now() > deadline) return map;
+    const listed = await fetch(`${baseUrl}/api/v1/cases/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ownOrigin, cookie: session.cookie },
+      body: JSON.stringify(filters),
+    });
+    const { total } = (await listed.json()) as { total: number };
+    if ((map.unread === 0 && map.total === total) || Date.now() > deadline) return map;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
