@@ -6,7 +6,7 @@
  */
 import { Box, Button, Center, Heading, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
 import { UI_MESSAGES } from '@wbs/shared/messages';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type Query, read } from '../api/client.ts';
 import { isPartnerUser, type User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
@@ -33,6 +33,7 @@ import {
 import { OverdueTile } from './OverdueTile.tsx';
 import { RangeFilter } from './RangeFilter.tsx';
 import { TEXTS } from './texts.ts';
+import { useCanvasRegistry } from './useCanvasRegistry.ts';
 
 /** A chart's data through SWR (failures are announced once by the global SWR onError snackbar). */
 function useChartData<T>(query: Query<T> | null) {
@@ -45,25 +46,6 @@ const stateOf = (
   source: { error: unknown; isLoading: boolean; retry: () => void },
   model: ChartModel | undefined,
 ): ChartState => ({ model, error: source.error, isLoading: source.isLoading, retry: source.retry });
-
-/** Canvases of the charts on screen, by chart name, for Ekspor. */
-function useCanvasRegistry() {
-  const canvases = useRef(new Map<string, HTMLCanvasElement>());
-  const refs = useRef(new Map<string, (canvas: HTMLCanvasElement | null) => void>());
-  const refFor = useCallback((name: string) => {
-    let ref = refs.current.get(name);
-    if (!ref) {
-      ref = (canvas) => {
-        if (canvas) canvases.current.set(name, canvas);
-        else canvases.current.delete(name);
-      };
-      refs.current.set(name, ref);
-    }
-    return ref;
-  }, []);
-  const canvasOf = useCallback((name: string) => canvases.current.get(name), []);
-  return { refFor, canvasOf };
-}
 
 function ChooseCompany() {
   return (

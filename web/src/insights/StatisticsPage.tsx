@@ -8,7 +8,7 @@ import { Box, Button, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui
 
 import { USER_TYPES } from '@wbs/shared/constants';
 import { UI_MESSAGES } from '@wbs/shared/messages';
-import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import type { User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
 import { ChartCard, type ChartState } from '../dashboard/ChartCard.tsx';
@@ -23,6 +23,7 @@ import {
   periodText,
 } from '../dashboard/model.ts';
 import { RangeFilter } from '../dashboard/RangeFilter.tsx';
+import { useCanvasRegistry } from '../dashboard/useCanvasRegistry.ts';
 import { saveFile } from '../ui/saveFile.ts';
 import { notify } from '../ui/toaster.tsx';
 import { type StatisticsReply, statistics, statisticsExport } from './calls.ts';
@@ -164,24 +165,6 @@ function CompaniesTable({ reply }: { reply: StatisticsReply }) {
       </Box>
     </Box>
   );
-}
-
-/** Canvases of the charts on screen, by chart name, for Ekspor PNG. */
-function useCanvasRegistry() {
-  const canvases = useRef(new Map<string, HTMLCanvasElement>());
-  const refs = useRef(new Map<string, (canvas: HTMLCanvasElement | null) => void>());
-  const refFor = useCallback((name: string) => {
-    let ref = refs.current.get(name);
-    if (!ref) {
-      ref = (canvas) => {
-        if (canvas) canvases.current.set(name, canvas);
-        else canvases.current.delete(name);
-      };
-      refs.current.set(name, ref);
-    }
-    return ref;
-  }, []);
-  return { refFor, canvasOf: (name: string) => canvases.current.get(name) };
 }
 
 type Chart = { name: string; title: string; rowHeader: string; model: ChartModel | undefined };
