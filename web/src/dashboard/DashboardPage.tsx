@@ -13,11 +13,10 @@ import { useApi } from '../api/useApi.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SelectInput } from '../ui/SelectInput.tsx';
-import { notify } from '../ui/toaster.tsx';
 import { ChartCard, type ChartState } from './ChartCard.tsx';
 import { rememberCompany, rememberedCompany } from './companyChoice.ts';
 import { DashboardTabs } from './DashboardTabs.tsx';
-import { type ExportableChart, exportCharts } from './exportPng.ts';
+import { type ExportableChart, exportChartsWithNotice } from './exportPng.ts';
 import {
   BAR_THICKNESS,
   type ChartModel,
@@ -170,16 +169,7 @@ function ReportsPanel(props: {
         fileName: chartFileName({ partnerView, chart: chart.title, companyName: chart.companyName, range }),
       });
     }
-    if (ready.length === 0) {
-      notify.info(TEXTS.nothingToExport);
-      return;
-    }
-    notify.info(UI_MESSAGES.exporting);
-    try {
-      await exportCharts(ready);
-    } catch (error) {
-      notify.problem(error);
-    }
+    await exportChartsWithNotice(ready);
   };
 
   const toCaseList = (filter: 'category' | 'status') => (row: { key: string }) => ({

@@ -2,7 +2,10 @@
  * Ekspor (spec section 2): each chart of the Laporan tab as a PNG file. The chart's own canvas is
  * copied under a title and the period, on white, so the file explains itself outside the page.
  */
+import { UI_MESSAGES } from '@wbs/shared/messages';
 import { saveFile } from '../ui/saveFile.ts';
+import { notify } from '../ui/toaster.tsx';
+import { TEXTS } from './texts.ts';
 
 export type ExportableChart = {
   canvas: HTMLCanvasElement;
@@ -45,5 +48,22 @@ export async function exportCharts(charts: readonly ExportableChart[]): Promise<
   for (const chart of charts) {
     saveFile(composeChartImage(chart), chart.fileName);
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Ekspor PNG of a screen (the dashboard, Peta Laporan, Statistik): says so when no chart is drawn yet,
+ * announces the downloads and shows a failure as the app's usual snackbar.
+ */
+export async function exportChartsWithNotice(charts: readonly ExportableChart[]): Promise<void> {
+  if (charts.length === 0) {
+    notify.info(TEXTS.nothingToExport);
+    return;
+  }
+  notify.info(UI_MESSAGES.exporting);
+  try {
+    await exportCharts(charts);
+  } catch (error) {
+    notify.problem(error);
   }
 }

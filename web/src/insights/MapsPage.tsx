@@ -24,10 +24,9 @@ import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react
 import { Link, useLocation } from 'wouter';
 import type { User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
-import { exportCharts } from '../dashboard/exportPng.ts';
+import { exportChartsWithNotice } from '../dashboard/exportPng.ts';
 import { BAR_THICKNESS, countChart, type DateRange, defaultRange, periodText } from '../dashboard/model.ts';
 import { RangeFilter } from '../dashboard/RangeFilter.tsx';
-import { notify } from '../ui/toaster.tsx';
 import { type MapCitiesReply, type MapProvincesReply, mapCities, mapProvinces } from './calls.ts';
 import { InsightScopeField, useInsightScope } from './InsightScope.tsx';
 import {
@@ -409,28 +408,23 @@ export default function MapsPage({ user }: { user: User }) {
 
   const exportPng = async () => {
     const canvas = (provinceId ? chartBox : mapBox).current?.querySelector('canvas');
-    if (!canvas) {
-      notify.info(T.nothingToExport);
-      return;
-    }
     const title = provinceId ? T.citiesTitle(province?.provinceName ?? '') : T.mapsTitle;
-    notify.info(UI_MESSAGES.exporting);
-    try {
-      await exportCharts([
-        {
-          canvas,
-          title,
-          subtitle: [scopeName, periodText(range)].filter(Boolean).join(' · '),
-          fileName: insightFileName(
-            [T.mapsTitle, provinceId ? province?.provinceName : null, scopeName],
-            range,
-            'png',
-          ),
-        },
-      ]);
-    } catch (error) {
-      notify.problem(error);
-    }
+    await exportChartsWithNotice(
+      canvas
+        ? [
+            {
+              canvas,
+              title,
+              subtitle: [scopeName, periodText(range)].filter(Boolean).join(' · '),
+              fileName: insightFileName(
+                [T.mapsTitle, provinceId ? province?.provinceName : null, scopeName],
+                range,
+                'png',
+              ),
+            },
+          ]
+        : [],
+    );
   };
 
   const viewTitle = provinceId && province ? T.citiesTitle(province.provinceName) : T.mapsTitle;

@@ -13,7 +13,7 @@ import type { User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
 import { ChartCard, type ChartState } from '../dashboard/ChartCard.tsx';
 import { DashboardTabs } from '../dashboard/DashboardTabs.tsx';
-import { type ExportableChart, exportCharts } from '../dashboard/exportPng.ts';
+import { type ExportableChart, exportChartsWithNotice } from '../dashboard/exportPng.ts';
 import {
   BAR_THICKNESS,
   type ChartModel,
@@ -231,16 +231,7 @@ export default function StatisticsPage({ user }: { user: User }) {
         fileName: insightFileName([T.statisticsTitle, chart.title, scopeName], range, 'png'),
       });
     }
-    if (ready.length === 0) {
-      notify.info(T.nothingToExport);
-      return;
-    }
-    notify.info(UI_MESSAGES.exporting);
-    try {
-      await exportCharts(ready);
-    } catch (error) {
-      notify.problem(error);
-    }
+    await exportChartsWithNotice(ready);
   };
 
   let body: ReactNode = null;

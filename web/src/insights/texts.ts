@@ -12,7 +12,6 @@ export const INSIGHT_TEXTS = {
   exportPng: 'Ekspor PNG',
   exportXlsx: 'Ekspor XLSX',
   exportCsv: 'Ekspor CSV',
-  nothingToExport: 'Tidak ada grafik untuk diekspor',
   loadFailed: 'Data gagal dimuat.',
   retry: 'Coba lagi',
   // Peta Laporan
