@@ -213,11 +213,20 @@ const median = (values: number[]) => {
 // ---------------------------------------------------------------- processes
 
 /** A yardstick server (passthrough.ts, minimal-bff.ts) in front of the upstream, once it answers. */
+/**
+ * BENCH_PROFILE_DIR: the yardsticks and the 1-process gateway each write a CPU profile into their own
+ * folder there when they stop, so the gateway's cost can be set against the minimal BFF's feature by feature.
+ */
+function profileEnv(target: string): Record<string, string> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(dir, target)}` } : {};
+}
+
 async function startYardstick(script: string, upstreamUrl: string) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, UPSTREAM_URL: upstreamUrl, PORT: String(port) },
+    env: { ...process.env, ...profileEnv(script.replace(/\.ts$/, '')), UPSTREAM_URL: upstreamUrl, PORT: String(port) },
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
@@ -398,11 +407,7 @@ try {
       stop: () => yardstick.child.kill('SIGTERM'),
     });
   }
-  // BENCH_PROFILE_DIR: the 1-process gateway writes a CPU profile there when it stops.
-  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
-    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
-    : {};
-  const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profile, GATEWAY_WORKERS: '1' });
+  const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profileEnv('gateway'), GATEWAY_WORKERS: '1' });
   targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
   const baselineRev = process.env.BENCH_BASELINE;
   if (baselineRev) {
