@@ -226,7 +226,12 @@ async function startYardstick(script: string, upstreamUrl: string) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...profileEnv(script.replace(/\.ts$/, '')), UPSTREAM_URL: upstreamUrl, PORT: String(port) },
+    env: {
+      ...process.env,
+      ...profileEnv(script.replace(/\.ts$/, '')),
+      UPSTREAM_URL: upstreamUrl,
+      PORT: String(port),
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
@@ -407,7 +412,11 @@ try {
       stop: () => yardstick.child.kill('SIGTERM'),
     });
   }
-  const one = await startGateway(upstreamUrl, { ...sharedEnv, ...profileEnv('gateway'), GATEWAY_WORKERS: '1' });
+  const one = await startGateway(upstreamUrl, {
+    ...sharedEnv,
+    ...profileEnv('gateway'),
+    GATEWAY_WORKERS: '1',
+  });
   targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
   const baselineRev = process.env.BENCH_BASELINE;
   if (baselineRev) {

@@ -2,15 +2,16 @@
  * The case list's exports: Ekspor Data (the list's filters as an Excel file, rewritten by the gateway
  * without reporter identity) and Ekspor Jejak Audit (the audit trail of the list's period as CSV,
  * types 1 and 2; the gateway scopes it to the caller). The gateway names the files; the names here
- * are only used when it does not.
+ * are only used when it does not. The overdue and area filters are the gateway's case index's, which
+ * the legacy's export knows nothing of: the export leaves them out and a note under it says so.
  */
-import { Button, HStack } from '@chakra-ui/react';
+import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { can, UI_MESSAGES } from '@wbs/shared';
 import type { Subject } from '@wbs/shared/permissions';
 import { type Download, download } from '../../api/client.ts';
 import { saveFile } from '../../ui/saveFile.ts';
 import { notify } from '../../ui/toaster.tsx';
-import { exportOf, type Filters } from './filters.ts';
+import { exportOf, type Filters, indexOnlyFiltersOf } from './filters.ts';
 
 /** Announces the export, saves the file the gateway sends, or shows why it could not. */
 async function saveExport(file: () => Promise<Download>, fallbackName: () => string) {
@@ -44,18 +45,31 @@ export function CaseExports(props: {
         }),
       () => `JejakAudit ${filters.from} sd ${filters.to}.csv`,
     );
+  const unapplied = can(subject, 'cases:export') ? indexOnlyFiltersOf(filters) : [];
   return (
-    <HStack gap="3" wrap="wrap">
-      {can(subject, 'cases:export') && (
-        <Button variant="outline" onClick={exportData} disabled={props.waitingForCompany}>
-          Ekspor Data
-        </Button>
+    <Stack gap="2">
+      <HStack gap="3" wrap="wrap">
+        {can(subject, 'cases:export') && (
+          <Button
+            variant="outline"
+            onClick={exportData}
+            disabled={props.waitingForCompany}
+            aria-describedby={unapplied.length > 0 ? 'export-unapplied-filters' : undefined}
+          >
+            Ekspor Data
+          </Button>
+        )}
+        {can(subject, 'audit-trail:export') && (
+          <Button variant="outline" onClick={exportAuditTrail}>
+            Ekspor Jejak Audit
+          </Button>
+        )}
+      </HStack>
+      {unapplied.length > 0 && (
+        <Text id="export-unapplied-filters" fontSize="sm" color="fg.muted">
+          {UI_MESSAGES.exportWithoutIndexFilters.replace('{filters}', unapplied.join(' dan '))}
+        </Text>
       )}
-      {can(subject, 'audit-trail:export') && (
-        <Button variant="outline" onClick={exportAuditTrail}>
-          Ekspor Jejak Audit
-        </Button>
-      )}
-    </HStack>
+    </Stack>
   );
 }

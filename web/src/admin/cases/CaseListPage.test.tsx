@@ -50,7 +50,7 @@ const ROW = {
 type Call = { method: string; path: string; body: unknown };
 let calls: Call[] = [];
 
-function renderList() {
+function renderList(path = '/') {
   calls = [];
   vi.stubGlobal(
     'fetch',
@@ -75,7 +75,7 @@ function renderList() {
       return Response.json({ items: [] });
     }),
   );
-  const { hook, searchHook } = memoryLocation({ path: '/' });
+  const { hook, searchHook } = memoryLocation({ path });
   return render(
     <ChakraProvider value={system}>
       <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
@@ -126,5 +126,33 @@ describe('case list', () => {
     expect(exported?.body).not.toHaveProperty('sort');
     expect(exported?.body).toHaveProperty('from');
     expect(saved).toEqual(['AllCases - Mei.xlsx']);
+  });
+
+  it('Ekspor Data from an overdue list of an area: sends neither filter and says so under it', async () => {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:case-export');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    renderList('/?overdue=1&province=35');
+    await screen.findByText('WBS-10000042');
+    expect(searches()[0]?.body).toMatchObject({ overdue: true, provinceId: 35 });
+    const note =
+      'Filter terlambat dan wilayah tidak berlaku untuk Ekspor Data: file berisi semua laporan yang sesuai dengan filter lainnya';
+    expect(screen.getByText(note)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ekspor Data' }).getAttribute('aria-describedby')).toBe(
+      screen.getByText(note).id,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Ekspor Data' }));
+    });
+    await settle();
+    const exported = calls.find((c) => c.path === '/api/v1/cases/export');
+    expect(exported?.body).not.toHaveProperty('overdue');
+    expect(exported?.body).not.toHaveProperty('provinceId');
+  });
+
+  it('Ekspor Data without overdue or area filters: no note', async () => {
+    renderList();
+    await screen.findByText('WBS-10000042');
+    expect(screen.queryByText(/tidak berlaku untuk Ekspor Data/)).toBeNull();
   });
 });

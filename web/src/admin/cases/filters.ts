@@ -95,16 +95,26 @@ export function searchOf(
   };
 }
 
-/** The body of POST /cases/export: the list's filters without paging and sort. */
+/**
+ * The body of POST /cases/export: the list's filters without paging and sort, and without the filters
+ * only the case index answers (overdue, area): the legacy's export cannot apply them, and the page
+ * says so (indexOnlyFiltersOf).
+ */
 export function exportOf(filters: Filters, picksCompany: boolean): ApiBody<'post', '/api/v1/cases/export'> {
   const {
     page: _page,
     pageSize: _size,
     sort: _sort,
+    overdue: _overdue,
     provinceId: _province,
     cityId: _city,
     unlocated: _unlocated,
     ...body
   } = searchOf(filters, 1, 1, picksCompany);
   return body;
+}
+
+/** The list's filters Ekspor Data cannot apply, as the note under it names them. */
+export function indexOnlyFiltersOf(filters: Filters): string[] {
+  return [...(filters.overdue ? ['terlambat'] : []), ...(hasArea(filters) ? ['wilayah'] : [])];
 }
