@@ -128,13 +128,6 @@ export const UI_MESSAGES = {
   deadLetterRetried: 'Surel dikirim ulang',
   attachmentsLimitReached: 'Lampiran sudah mencapai batas maksimal',
   exporting: 'Mengekspor data',
-  /**
-   * Under Ekspor Data while the list is filtered by what only the gateway's case index knows (overdue,
-   * the reporter's area): the legacy's export cannot filter by them. {filters}: "terlambat", "wilayah"
-   * or both.
-   */
-  exportWithoutIndexFilters:
-    'Filter {filters} tidak berlaku untuk Ekspor Data: file berisi semua laporan yang sesuai dengan filter lainnya',
   caseNumberCopied: 'Nomor Pengaduan berhasil di salin',
   loading: 'Memuat...',
   loadingHint: 'Mohon jangan menutup halaman ini',

@@ -13,6 +13,13 @@ import { saveFile } from '../../ui/saveFile.ts';
 import { notify } from '../../ui/toaster.tsx';
 import { exportOf, type Filters, indexOnlyFiltersOf } from './filters.ts';
 
+/**
+ * Under Ekspor Data while the list is filtered by what only the gateway's case index knows. {filters}:
+ * "terlambat", "wilayah" or both.
+ */
+const EXPORT_WITHOUT_INDEX_FILTERS =
+  'Filter {filters} tidak berlaku untuk Ekspor Data: file berisi semua laporan yang sesuai dengan filter lainnya';
+
 /** Announces the export, saves the file the gateway sends, or shows why it could not. */
 async function saveExport(file: () => Promise<Download>, fallbackName: () => string) {
   notify.info(UI_MESSAGES.exporting);
@@ -67,7 +74,7 @@ export function CaseExports(props: {
       </HStack>
       {unapplied.length > 0 && (
         <Text id="export-unapplied-filters" fontSize="sm" color="fg.muted">
-          {UI_MESSAGES.exportWithoutIndexFilters.replace('{filters}', unapplied.join(' dan '))}
+          {EXPORT_WITHOUT_INDEX_FILTERS.replace('{filters}', unapplied.join(' dan '))}
         </Text>
       )}
     </Stack>
