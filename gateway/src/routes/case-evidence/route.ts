@@ -138,9 +138,9 @@ async function addToCase(
     { scope: 'evidence', namespace: `case:${found.caseCompanyId}:${found.caseId}`, key, fingerprint },
     async () => {
       // Inside the once-only work: a retry whose files did arrive gets the first reply, not "duplicate".
-      checkAgainstCase(found, upload);
       // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
       if (draft?.filedAt != null) throw draftMissing();
+      checkAgainstCase(found, upload);
       const scrubbed = draft ? upload.files : await scrubFiles(request.scrubbing, upload.files);
       const { attachments, messages } = await withAuth((auth) =>
         addCaseAttachments(
