@@ -28,10 +28,12 @@ const started = vi.hoisted(() => [] as { file: File; options: TusOptions }[]);
 vi.mock('tus-js-client', () => {
   class Upload {
     url: string | null = null;
-    constructor(
-      readonly file: File,
-      readonly options: TusOptions,
-    ) {}
+    file: File;
+    options: TusOptions;
+    constructor(file: File, options: TusOptions) {
+      this.file = file;
+      this.options = options;
+    }
     start() {
       started.push({ file: this.file, options: this.options });
       this.url = `/api/v1/uploads/${this.file.name === 'rusak.png' ? 'b'.repeat(32) : 'a'.repeat(32)}`;
