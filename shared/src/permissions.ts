@@ -43,6 +43,7 @@ export const ACTIONS = [
   'case-messages:write',
   'case-messages:marks',
   'case-evidence:add',
+  'uploads:use',
   'identity-access:read-own',
   'audit-trail:export',
   'notices:read',
@@ -119,6 +120,12 @@ export const PERMISSIONS: Record<Action, Rule> = {
   'case-messages:marks': types(2, 3, 4, 5),
   /** Tambah Bukti by the signed-in reporter on its own cases (the tracker uses tracking:use). */
   'case-evidence:add': types(6),
+  /**
+   * Resumable uploads into a draft (docs/adr/0066-resumable-evidence-uploads.md): whoever may open a
+   * draft for some form — the wizard's filers, the tracker and the pelapor (Tambah Bukti), the handlers
+   * (activity logs). The draft itself says which form, caller and case it serves.
+   */
+  'uploads:use': either((s) => s === null, caseHandlers, types(6)),
   'identity-access:read-own': types(6),
   // Audit trail: the group administrator exports the whole trail, a company admin its own staff's.
   'audit-trail:export': types(1, 2),

@@ -17,6 +17,21 @@ export async function openDraft(app: FastifyInstance): Promise<string> {
   return res.json().token as string;
 }
 
+/** Opens a draft at one of the other forms' routes (Tambah Bukti, activity log); the reply as it is. */
+export function openDraftAt(
+  app: FastifyInstance,
+  url: string,
+  options: { headers?: Record<string, string>; payload?: Record<string, unknown> } = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { origin: 'http://localhost', ...options.headers },
+    ...(options.payload ? { payload: options.payload } : {}),
+  });
+}
+
+/** `extra`: more headers (a signed-in caller's cookie and origin). */
 export function createUpload(
   app: FastifyInstance,
   token: string,
@@ -39,7 +54,14 @@ export function createUpload(
 /** The upload's id from a creation reply's Location. */
 export const uploadIdOf = (location: unknown) => String(location).split('/').pop() ?? '';
 
-export function patch(app: FastifyInstance, token: string, id: string, offset: number, bytes: Uint8Array) {
+export function patch(
+  app: FastifyInstance,
+  token: string,
+  id: string,
+  offset: number,
+  bytes: Uint8Array,
+  extra: Record<string, string> = {},
+) {
   return app.inject({
     method: 'PATCH',
     url: `/api/v1/uploads/${id}`,
@@ -48,24 +70,25 @@ export function patch(app: FastifyInstance, token: string, id: string, offset: n
       'upload-draft': token,
       'upload-offset': String(offset),
       'content-type': 'application/offset+octet-stream',
+      ...extra,
     },
     payload: Buffer.from(bytes),
   });
 }
 
-export function head(app: FastifyInstance, token: string, id: string) {
+export function head(app: FastifyInstance, token: string, id: string, extra: Record<string, string> = {}) {
   return app.inject({
     method: 'HEAD',
     url: `/api/v1/uploads/${id}`,
-    headers: { ...TUS, 'upload-draft': token },
+    headers: { ...TUS, 'upload-draft': token, ...extra },
   });
 }
 
-export async function draftFiles(app: FastifyInstance, token: string) {
+export async function draftFiles(app: FastifyInstance, token: string, extra: Record<string, string> = {}) {
   const res = await app.inject({
     method: 'GET',
     url: '/api/v1/upload-drafts/files',
-    headers: { 'upload-draft': token },
+    headers: { 'upload-draft': token, ...extra },
   });
   return res;
 }
@@ -76,13 +99,14 @@ export async function uploadWhole(
   token: string,
   file: { field: string; name: string; bytes: Uint8Array },
   chunks = 1,
+  extra: Record<string, string> = {},
 ): Promise<string> {
-  const created = await createUpload(app, token, { ...file, size: file.bytes.length });
+  const created = await createUpload(app, token, { ...file, size: file.bytes.length }, extra);
   if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
   const id = uploadIdOf(created.headers.location);
   const step = Math.ceil(file.bytes.length / chunks);
   for (let offset = 0; offset < file.bytes.length; offset += step) {
-    const res = await patch(app, token, id, offset, file.bytes.subarray(offset, offset + step));
+    const res = await patch(app, token, id, offset, file.bytes.subarray(offset, offset + step), extra);
     if (res.statusCode !== 204) throw new Error(`patch: ${res.statusCode} ${res.body}`);
   }
   return id;

@@ -41,9 +41,34 @@ export type DraftFile = {
   forwardedSize?: number;
 };
 
-type DraftMeta = { createdAt: number; filedAt: number | null };
+/**
+ * What a draft may be spent on, and by whom (docs/adr/0066-resumable-evidence-uploads.md, "Binding"):
+ * - `purpose`: the form it was opened for (the report wizard, Tambah Bukti, an activity log); a draft
+ *   is filed only by that form's submission, and its files follow that form's limits (draft-rules.ts);
+ * - `owner`: `user:{id}` of the session that opened it, or `guest`; every upload request and the
+ *   submission must come from the same (a draft of one staff user is nobody else's);
+ * - `caseRef`: `{companyId}:{caseId}` of the case a Tambah Bukti or log draft was opened for, after the
+ *   caller proved access to it (scope, or the tracker's number and password); null for the wizard;
+ * - `room`: how many files the case could still take when the draft was opened (Tambah Bukti).
+ */
+export type DraftPurpose = 'case' | 'evidence' | 'log';
+export type DraftBinding = {
+  purpose: DraftPurpose;
+  /** Null only for a draft written before drafts were bound (see UNBOUND). */
+  owner: string | null;
+  caseRef: string | null;
+  room: number | null;
+};
 
-export type Draft = { id: string; createdAt: number; filedAt: number | null };
+type DraftMeta = { createdAt: number; filedAt: number | null; binding?: DraftBinding };
+
+export type Draft = { id: string; createdAt: number; filedAt: number | null; binding: DraftBinding };
+
+/**
+ * A draft written before drafts were bound (the wizard's, the only kind there was): its owner is not
+ * known, so it is checked on its purpose only. Such drafts are gone 24 h after the change.
+ */
+const UNBOUND: DraftBinding = { purpose: 'case', owner: null, caseRef: null, room: null };
 
 export type Drafts = ReturnType<typeof createDrafts>;
 
@@ -121,16 +146,20 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
     idOf,
 
     /** A new draft: the token goes to the page (and only there), the id names its folder. */
-    async open(): Promise<{ token: string; draft: Draft; expiresAt: Date }> {
+    async open(binding: DraftBinding): Promise<{ token: string; draft: Draft; expiresAt: Date }> {
       await ready;
       const token = randomBytes(32).toString('base64url');
       const id = idOf(token);
       const createdAt = now();
       await mkdir(dirOf(id), { mode: 0o700 });
-      await writeWhole(join(dirOf(id), 'draft.json'), { createdAt, filedAt: null } satisfies DraftMeta);
+      await writeWhole(join(dirOf(id), 'draft.json'), {
+        createdAt,
+        filedAt: null,
+        binding,
+      } satisfies DraftMeta);
       return {
         token,
-        draft: { id, createdAt, filedAt: null },
+        draft: { id, createdAt, filedAt: null, binding },
         expiresAt: new Date(createdAt + DRAFT_TTL_MS),
       };
     },
@@ -145,7 +174,7 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
         await remove(id);
         return null;
       }
-      return { id, createdAt: meta.createdAt, filedAt: meta.filedAt };
+      return { id, createdAt: meta.createdAt, filedAt: meta.filedAt, binding: meta.binding ?? UNBOUND };
     },
 
     files,
@@ -174,6 +203,7 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
       await writeWhole(join(dirOf(draft.id), 'draft.json'), {
         createdAt: draft.createdAt,
         filedAt: now(),
+        binding: draft.binding,
       } satisfies DraftMeta);
     },
 

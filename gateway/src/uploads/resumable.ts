@@ -2,8 +2,10 @@
  * Resumable uploads with the tus 1.0 protocol (@tus/server, files on disk with @tus/file-store), each
  * bound to a draft (drafts.ts) by the `Upload-Draft` header: an upload's URL id alone opens nothing.
  * The gateway's rules apply as they do to a multipart upload (spool.ts, policy.ts):
- * - at creation: the draft is open, the field is one the wizard has, the name's extension is allowed
- *   and new to the draft, the size is declared and at most 10 MB, at most 5 files (1 evidence);
+ * - at creation: the draft is open, the field is one its form has (draft-rules.ts: the wizard's
+ *   `evidence` and `attachments`, Tambah Bukti's and an activity log's `attachments`), the name's
+ *   extension is allowed and new to the draft, the size is declared and at most 10 MB, and the count
+ *   is within the form's (wizard 5 with 1 evidence, Tambah Bukti the room its case had, a log 1);
  * - at completion: the content must match the extension (file-type), then the file is scrubbed in the
  *   worker pool (scrub.ts). Its verdict (accepted, or refused with the spec's message) is recorded in
  *   the draft at once, so the page shows a refused file's reason before Simpan.
@@ -14,12 +16,12 @@
 import { stat } from 'node:fs/promises';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
-import { CASE_CREATE_FILES } from '@wbs/shared/api/case-create';
 import { UPLOAD_FIELDS, type UploadField } from '@wbs/shared/api/uploads';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { ApiProblem } from '../errors.ts';
+import { DRAFT_RULES, draftRule } from './draft-rules.ts';
 import { type Draft, type DraftFile, type Drafts, sha256Of } from './drafts.ts';
 import {
   cleanFileName,
@@ -138,9 +140,17 @@ export function createTusServer(drafts: Drafts, contextOf: (req: Request) => Tus
       if (draft.filedAt !== null) {
         throw refusal(new ApiProblem('not-found', { detail: PROBLEM_MESSAGES.uploadDraftMissing }));
       }
+      const rule = draftRule(draft.binding);
       const field = fieldOf(upload.metadata?.field);
       const name = cleanFileName(upload.metadata?.filename ?? '');
-      if (!field || name === '' || upload.sizeIsDeferred || upload.size === undefined) {
+      const perField = field ? rule.fields[field] : undefined;
+      if (
+        !field ||
+        perField === undefined ||
+        name === '' ||
+        upload.sizeIsDeferred ||
+        upload.size === undefined
+      ) {
         throw refusal(new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadRequestInvalid }));
       }
       const fieldError = (message: string, type: 'validation' | 'payload-too-large' = 'validation') =>
@@ -157,9 +167,9 @@ export function createTusServer(drafts: Drafts, contextOf: (req: Request) => Tus
       } else if (same) {
         throw fieldError(fileMessages.duplicate(name));
       }
-      if (files.length >= CASE_CREATE_FILES.total)
-        throw fieldError(fileMessages.tooMany(CASE_CREATE_FILES.total));
-      const perField = CASE_CREATE_FILES.fields[field];
+      // The message names the form's own limit (5 per case, 1 per log), as its multipart path does.
+      if (files.length >= rule.total)
+        throw fieldError(fileMessages.tooMany(DRAFT_RULES[draft.binding.purpose].total));
       if (files.filter((f) => f.field === field).length >= perField)
         throw fieldError(fileMessages.tooMany(perField));
       await drafts.putFile(draft.id, {

@@ -300,6 +300,24 @@ function watchBufferGarbage(): () => void {
 }
 
 /**
+ * Takes one of the process's upload slots (`UPLOAD_MAX_SPOOLS`): a multipart upload from its first
+ * byte to its last legacy call, a resumable upload's PATCH while its bytes are written and, on the
+ * last one, checked and scrubbed. None free: 503 `busy` with Retry-After, before a byte is read (a
+ * tus client retries it with back-off). Returns the release, to call exactly once.
+ */
+export function takeUploadSlot(spools: { active: number }, max: number): () => void {
+  if (spools.active >= max)
+    throw new ApiProblem('busy', { retryAfter: 5, cause: 'upload spool cap reached' });
+  spools.active += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    spools.active -= 1;
+  };
+}
+
+/**
  * Receives the multipart request into a fresh private spool, runs `use` with it and always removes
  * the spool afterwards (success, refusal or crash alike). At most `maxSpools` at once per process:
  * one more is answered 503 `busy` before a byte of its body is read.
@@ -313,10 +331,7 @@ export async function withSpooledUpload<T>(
     throw new ApiProblem('bad-request', { status: 415, detail: PROBLEM_MESSAGES.validation });
   }
   const { settings, spools } = request.server.uploads;
-  if (spools.active >= settings.maxSpools) {
-    throw new ApiProblem('busy', { retryAfter: 5, cause: 'upload spool cap reached' });
-  }
-  spools.active += 1;
+  const release = takeUploadSlot(spools, settings.maxSpools);
   const stopGarbageCheck = watchBufferGarbage();
   const stopWatching = watchIdleBody(request, settings.idleTimeoutMs);
   let dir: string | null = null;
@@ -344,6 +359,6 @@ export async function withSpooledUpload<T>(
       request.raw.resume();
     }
     if (dir) await rm(dir, { recursive: true, force: true });
-    spools.active -= 1;
+    release();
   }
 }

@@ -1,4 +1,4 @@
-import { Button, Dialog, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Button, Dialog, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import {
   caseLineClosed,
   caseLineForLog,
@@ -12,12 +12,16 @@ import {
   USER_TYPES,
   type UserTypeId,
 } from '@wbs/shared';
-import { type ChangeEvent, useState } from 'react';
-import { ApiError, read, upload } from '../api/client.ts';
+import { UPLOAD_DRAFT_HEADER } from '@wbs/shared/api/uploads';
+import { useRef, useState } from 'react';
+import { ApiError, api, read, upload } from '../api/client.ts';
 import type { User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
-import { ACCEPT_ATTRIBUTE, fileProblem, formatBytes } from '../case/attachments.ts';
+import { fileProblem } from '../case/attachments.ts';
 import type { CaseDetail } from '../case/detail.ts';
+import { newIdempotencyKey } from '../case/messages/access.ts';
+import { useResumableUploads } from '../case/resumableUploads.ts';
+import { FilePicker } from '../case/wizard/FilePicker.tsx';
 import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { FormField } from '../ui/FormField.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
@@ -36,7 +40,9 @@ const HANDLER_TYPES: readonly UserTypeId[] = [
 /**
  * Buat Catatan Aktivitas: status, line (when routing), note and one attachment. The choices follow
  * the legacy's status table (shared/src/status.ts); the gateway enforces the same rules, and its field
- * errors are shown on their fields.
+ * errors are shown on their fields. The attachment uploads as soon as it is chosen, resumably, into a
+ * draft of this case and this user (the wizard's file row: progress, Jeda/Lanjutkan, a refusal next to
+ * it); Simpan files the draft with the entry, once per Idempotency-Key.
  */
 export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: (saved: boolean) => void }) {
   const { detail, user } = props;
@@ -56,18 +62,27 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const uploads = useResumableUploads(() =>
+    api.POST('/api/v1/cases/{id}/logs/upload-drafts', { params: { path: { id: String(detail.id) } } }),
+  );
+  // One key per entry the user saves: Simpan again after a lost answer reuses it, an edited entry
+  // (other status, line, note or file) gets a new one.
+  const key = useRef<{ key: string; entry: string } | null>(null);
   const confirm = useConfirm();
   const loading = useLoading();
   // Company staff cannot reroute (spec §6); past id 11 the line is no longer chosen (spec §4).
   const lineDisabled = user.userTypeId === USER_TYPES.COMPANY_STAFF || caseLineClosed(currentStatusId);
 
-  const choose = (e: ChangeEvent<HTMLInputElement>) => {
-    const picked = e.target.files?.[0] ?? null;
-    e.target.value = '';
+  const choose = ([picked]: File[]) => {
     if (!picked) return;
     const problem = fileProblem(picked);
-    if (problem) notify.warning(problem);
-    else setFile(picked);
+    if (problem) {
+      notify.warning(problem);
+      return;
+    }
+    if (file) uploads.remove(file);
+    uploads.add(picked, 'attachments');
+    setFile(picked);
   };
 
   async function save() {
@@ -84,22 +99,43 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
       actionLabel: 'Simpan',
     });
     if (!ok) return;
-    const form = new FormData();
-    form.append('statusId', String(statusId));
-    const line = caseLineForLog(currentStatusId, caseLineId || null);
-    if (line !== null) form.append('caseLineId', String(line));
-    form.append('message', message.trim());
-    if (file) form.append('attachment', file, file.name);
     setBusy(true);
     loading.show();
+    const entry = JSON.stringify([
+      statusId,
+      caseLineId,
+      message.trim(),
+      file?.name ?? null,
+      file?.size ?? null,
+    ]);
+    if (key.current?.entry !== entry) key.current = { key: newIdempotencyKey(), entry };
     try {
+      // An attachment still on its way is waited for (its row shows how far it is).
+      if (file && uploads.mode === 'resumable') {
+        loading.show('Menunggu unggahan file selesai...');
+        await uploads.settled();
+        loading.show();
+      }
+      const draftToken = file ? await uploads.token() : null;
+      const form = new FormData();
+      form.append('statusId', String(statusId));
+      const line = caseLineForLog(currentStatusId, caseLineId || null);
+      if (line !== null) form.append('caseLineId', String(line));
+      form.append('message', message.trim());
+      if (file && draftToken === null) form.append('attachment', file, file.name);
       const reply = await upload('/api/v1/cases/{id}/logs', form, {
         params: { path: { id: String(detail.id) } },
-        onProgress: (f) => loading.progress(file ? f : null),
+        headers: {
+          'Idempotency-Key': key.current.key,
+          ...(draftToken === null ? {} : { [UPLOAD_DRAFT_HEADER]: draftToken }),
+        },
+        onProgress: (f) => loading.progress(file && draftToken === null ? f : null),
       });
+      key.current = null;
       if (reply?.message) notify.success(reply.message);
       props.onClose(true);
     } catch (error) {
+      if (error instanceof ApiError && error.status !== 0 && error.status < 500) key.current = null;
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
         setErrors(error.fieldErrors);
       }
@@ -171,21 +207,23 @@ export function CaseLogDialog(props: { detail: CaseDetail; user: User; onClose: 
                     onChange={(e) => setMessage(e.target.value)}
                   />
                 </FormField>
-                <FormField
+                <FilePicker
                   label="Lampiran"
+                  name="attachment"
                   helper="Opsional, satu file, maksimal 10 MB."
                   error={errors.attachment}
-                >
-                  <Input type="file" accept={ACCEPT_ATTRIBUTE} onChange={choose} p="1.5" h="auto" />
-                </FormField>
-                {file && (
-                  <Text fontSize="sm">
-                    {file.name} ({formatBytes(file.size)}){' '}
-                    <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setFile(null)}>
-                      Hapus
-                    </Button>
-                  </Text>
-                )}
+                  files={file ? [file] : []}
+                  fileErrors={{}}
+                  onChoose={choose}
+                  onRemove={() => {
+                    if (file) uploads.remove(file);
+                    key.current = null;
+                    setFile(null);
+                  }}
+                  statusOf={(picked) => uploads.statuses.get(picked as File)}
+                  onPause={(picked) => uploads.pause(picked as File)}
+                  onResume={(picked) => uploads.resume(picked as File)}
+                />
               </Stack>
             </Dialog.Body>
             <Dialog.Footer>

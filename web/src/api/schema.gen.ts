@@ -1074,6 +1074,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/{id}/attachments/upload-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buka draf unggahan Tambah Bukti
+         * @description Pelapor (tipe 6), laporan miliknya. Draf hanya untuk Tambah Bukti laporan ini oleh pengguna ini (POST /cases/{id}/attachments dengan header `Upload-Draft`); jumlah file paling banyak sisa tempat lampiran laporan (total 5).
+         *
+         *     Siapa boleh memanggil (case-evidence:add): 6 Pelapor.
+         */
+        post: operations["postCasesByIdAttachmentsUploadDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracking/attachments/upload-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buka draf unggahan Tambah Bukti (Pantau Laporan)
+         * @description Publik: `caseNumber` dan `password` dibuktikan seperti POST /tracking (404 sama setelah waktu minimum yang sama, batas percobaan dengan 429). Draf hanya untuk Tambah Bukti laporan itu (POST /tracking/attachments dengan header `Upload-Draft`).
+         *
+         *     Siapa boleh memanggil (tracking:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
+         */
+        post: operations["postTrackingAttachmentsUploadDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cases/{id}/logs/upload-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buka draf unggahan lampiran catatan aktivitas
+         * @description Penangan dengan laporan dalam cakupannya. Draf hanya untuk catatan aktivitas laporan ini oleh pengguna ini (POST /cases/{id}/logs dengan header `Upload-Draft`): satu file `attachments`.
+         *
+         *     Siapa boleh memanggil (case-logs:create): 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         */
+        post: operations["postCasesByIdLogsUploadDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/upload-drafts/files": {
         parameters: {
             query?: never;
@@ -1085,7 +1151,7 @@ export interface paths {
          * File dalam draf unggahan
          * @description Setiap file draf dengan statusnya; file yang ditolak membawa alasannya (`reason`).
          *
-         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         *     Siapa boleh memanggil (uploads:use): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa), 6 Pelapor.
          */
         get: operations["getUploadDraftsFiles"];
         put?: never;
@@ -1109,7 +1175,7 @@ export interface paths {
          * Mulai unggahan (tus: creation)
          * @description Protokol tus 1.0. Pemeriksaan saat dibuat: jenis file, nama ganda, ukuran (maks. 10 MB), jumlah (maks. 5 per draf, 1 Bukti Pendukung). Alamat unggahan ada di header `Location`.
          *
-         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         *     Siapa boleh memanggil (uploads:use): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa), 6 Pelapor.
          */
         post: operations["postUploads"];
         delete?: never;
@@ -1132,7 +1198,7 @@ export interface paths {
          * Hapus unggahan (tus: termination)
          * @description Menghapus file dari draf (Hapus di formulir), selesai atau belum.
          *
-         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         *     Siapa boleh memanggil (uploads:use): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa), 6 Pelapor.
          */
         delete: operations["deleteUploadsById"];
         options?: never;
@@ -1141,7 +1207,7 @@ export interface paths {
          * Kirim potongan unggahan (tus: PATCH)
          * @description Isi `application/offset+octet-stream` mulai dari `Upload-Offset`. Saat byte terakhir tiba, file diperiksa dan dibersihkan metadatanya; hasilnya di GET /upload-drafts/files.
          *
-         *     Siapa boleh memanggil (cases:create): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
+         *     Siapa boleh memanggil (uploads:use): anonim (tanpa sesi), 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa), 6 Pelapor.
          */
         patch: operations["patchUploadsById"];
         trace?: never;
@@ -1157,7 +1223,7 @@ export interface paths {
         put?: never;
         /**
          * Buat catatan aktivitas (multipart/form-data)
-         * @description Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11); laporan berstatus akhir hanya menerima catatan dengan status yang sama. `caseLineId` wajib saat status saat ini 1 atau 11; staff perusahaan tidak dapat mengubah jalur. Satu `attachment` opsional (maks. 10 MB).
+         * @description Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11); laporan berstatus akhir hanya menerima catatan dengan status yang sama. `caseLineId` wajib saat status saat ini 1 atau 11; staff perusahaan tidak dapat mengubah jalur. Satu `attachment` opsional (maks. 10 MB), atau header `Upload-Draft` (draf catatan aktivitas laporan ini dari pengguna yang sama; hanya bagian teks yang dikirim). Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan isi yang sama menyimpan catatan sekali dan menjawab sama.
          *
          *     Siapa boleh memanggil (case-logs:create): 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 5 Staff Partner (role istimewa).
          */
@@ -1513,7 +1579,7 @@ export interface paths {
         put?: never;
         /**
          * Tambah bukti (multipart/form-data)
-         * @description Pelapor (tipe 6), laporan miliknya: `attachments` (berulang), pemeriksaan dan pembersihan seperti formulir laporan; total per laporan maks. 5 termasuk yang sudah ada. Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali dan menjawab sama; kunci yang sama dengan file lain: 409.
+         * @description Pelapor (tipe 6), laporan miliknya: `attachments` (berulang), pemeriksaan dan pembersihan seperti formulir laporan; total per laporan maks. 5 termasuk yang sudah ada. Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali dan menjawab sama; kunci yang sama dengan file lain: 409. Dengan header `Upload-Draft` (draf Tambah Bukti laporan ini dari pemanggil yang sama) hanya bagian teks yang dikirim: file draf yang diterima diteruskan.
          *
          *     Siapa boleh memanggil (case-evidence:add): 6 Pelapor.
          */
@@ -1535,7 +1601,7 @@ export interface paths {
         put?: never;
         /**
          * Tambah bukti (Pantau Laporan, multipart/form-data)
-         * @description Publik: `caseNumber` dan `password` sebagai bagian teks (dibuktikan seperti POST /tracking: 404 sama setelah waktu minimum yang sama, batas percobaan dengan 429), lalu `attachments` (berulang); aturan file sama dengan POST /cases/{id}/attachments. Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali dan menjawab sama; kunci yang sama dengan file lain: 409.
+         * @description Publik: `caseNumber` dan `password` sebagai bagian teks (dibuktikan seperti POST /tracking: 404 sama setelah waktu minimum yang sama, batas percobaan dengan 429), lalu `attachments` (berulang); aturan file sama dengan POST /cases/{id}/attachments. Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali dan menjawab sama; kunci yang sama dengan file lain: 409. Dengan header `Upload-Draft` (draf Tambah Bukti laporan ini dari pemanggil yang sama) hanya bagian teks yang dikirim: file draf yang diterima diteruskan.
          *
          *     Siapa boleh memanggil (tracking:use): anonim (tanpa sesi), 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
@@ -2740,16 +2806,16 @@ export interface components {
             };
             respondBy: string | null;
         };
+        TrackerConversationRequest: {
+            caseNumber: string;
+            password: string;
+        };
         ContactRevealRequest: {
             reason: string;
         };
         ContactRevealReply: {
             email: string | null;
             phone: string | null;
-        };
-        TrackerConversationRequest: {
-            caseNumber: string;
-            password: string;
         };
         DashboardOverdueReply: {
             today: string;
@@ -5629,6 +5695,120 @@ export interface operations {
             "5XX": components["responses"]["ServerProblem"];
         };
     };
+    postCasesByIdAttachmentsUploadDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postTrackingAttachmentsUploadDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackerConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
+    postCasesByIdLogsUploadDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["Validation"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            "4XX": components["responses"]["ClientProblem"];
+            "5XX": components["responses"]["ServerProblem"];
+        };
+    };
     getUploadDraftsFiles: {
         parameters: {
             query?: never;
@@ -5791,6 +5971,8 @@ export interface operations {
             header?: {
                 /** @description The request id: the caller’s `X-Request-Id` when valid (8–128 of A-Z a-z 0-9 . _ : -), else a new one. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description A retry with the same key and the same content answers the first reply again (nothing is created twice); the same key with different content is 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
                 id: string;

@@ -9,8 +9,10 @@
  * storage (tus-js-client's resume store is off), so a reload starts over and a shared device keeps no
  * trace of the report (docs/adr/0066-resumable-evidence-uploads.md, "Reload").
  *
- * A gateway without drafts (404 on opening one) means the files go with the report in one request, as
- * before: `mode` says which.
+ * Every upload place uses this one hook: the report wizard (the default draft), Tambah Bukti and an
+ * activity log's attachment, each opening its own draft bound to its form and case (`open`). A gateway
+ * without drafts (404 on opening one) means the files go with the form in one request, as before:
+ * `mode` says which.
  */
 import type { UploadedFile } from '@wbs/shared/api/uploads';
 import { UPLOAD_DRAFT_HEADER } from '@wbs/shared/api/uploads';
@@ -75,7 +77,15 @@ function problemDetail(error: Error): string | null {
 
 export type ResumableUploads = ReturnType<typeof useResumableUploads>;
 
-export function useResumableUploads() {
+/** Opens the draft the files go into; answers its token (the route names the form and the case). */
+export type DraftOpener = () => Promise<{ token: string }>;
+
+const openWizardDraft: DraftOpener = () => api.POST('/api/v1/upload-drafts', {});
+
+export function useResumableUploads(open: DraftOpener = openWizardDraft) {
+  // The latest opener: the page may build it anew on every render.
+  const opener = useRef(open);
+  opener.current = open;
   const entries = useRef(new Map<File, Entry>());
   const draft = useRef<Promise<string | null> | null>(null);
   const [mode, setMode] = useState<'resumable' | 'single'>('resumable');
@@ -102,7 +112,7 @@ export function useResumableUploads() {
     draft.current ??= (async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
-          const reply = await api.POST('/api/v1/upload-drafts', {});
+          const reply = await opener.current();
           return reply.token;
         } catch (error) {
           if (error instanceof ApiError && (error.status === 404 || error.status === 405)) {

@@ -32,49 +32,26 @@ import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { issueReceipt } from '../../receipts/issue.ts';
 import { contentDigest } from '../../receipts/receipt.ts';
 import { routeSchema } from '../../schema.ts';
+import { draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
 import type { Draft } from '../../uploads/drafts.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
-import { isAllowedExtension } from '../../uploads/policy.ts';
 import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type SpooledFile, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 
 /** A submission whose files were uploaded resumably carries only text parts. */
 const NO_FILE_PARTS = { fields: {}, total: 0, required: null } as const;
 
-/**
- * The files of a draft as a multipart upload would have given them (already checked and scrubbed
- * when each upload completed), and the problems of the ones that cannot be filed: refused, or
- * still arriving.
- */
+/** The files of a wizard draft (routes/uploads), in place of the multipart upload's. */
 async function draftUpload(request: FastifyRequest, draft: Draft, upload: Upload): Promise<Upload> {
-  const files: SpooledFile[] = [];
-  const fileErrors: Record<string, string> = { ...upload.fileErrors };
   const records = await settlePending(request.server.uploads.drafts, {
     draft,
     scrubbing: request.scrubbing,
     log: request.log,
   });
-  for (const record of records) {
-    if (record.state === 'refused') fileErrors[record.field] ??= record.reason ?? PROBLEM_MESSAGES.validation;
-    else if (record.state === 'uploading') fileErrors[record.field] ??= PROBLEM_MESSAGES.uploadNotFinished;
-    else if (record.ext && isAllowedExtension(record.ext)) {
-      files.push({
-        field: record.field,
-        name: record.name,
-        ext: record.ext,
-        detected: record.detected ?? '',
-        path: record.path ?? '',
-        size: record.forwardedSize ?? record.size,
-        sha256: record.sha256 ?? '',
-      });
-    }
-  }
-  if (!files.some((f) => f.field === 'evidence') && !fileErrors.evidence) {
-    fileErrors.evidence = FIELD_MESSAGES.evidenceRequired;
-  }
-  return { ...upload, files, fileErrors };
+  const { files, fileErrors } = draftSubmission(records, { required: CASE_CREATE_FILES.required });
+  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
 }
 
 /** Which kind of filer the session is; a signed-in user who may not file never gets here (policy). */
@@ -125,7 +102,12 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
       // Files uploaded resumably: the draft named by the header holds them (routes/uploads).
       const draftToken = request.headers['upload-draft'];
       const drafts = request.server.uploads.drafts;
-      const draft = draftToken === undefined ? null : await drafts.find(String(draftToken));
+      const found = draftToken === undefined ? null : await drafts.find(String(draftToken));
+      // A draft of another form or another caller is as unknown as a wrong token.
+      const draft =
+        found && fitsDraft(found, { purpose: 'case', owner: draftOwnerOf(request.session?.user.id) })
+          ? found
+          : null;
       if (draftToken !== undefined && !draft) {
         throw new ApiProblem('validation', { errors: { evidence: PROBLEM_MESSAGES.uploadDraftMissing } });
       }

@@ -9,6 +9,11 @@
  * The wizard's checks apply (gateway/src/uploads: type, content, 10 MB, duplicate names, scrubbing),
  * plus the per-case total of 5 counting the attachments already there and no name already used on
  * the case. A post is idempotent per case with `Idempotency-Key`.
+ *
+ * Files uploaded resumably (docs/adr/0066-resumable-evidence-uploads.md): with `Upload-Draft` the post
+ * carries only its text parts and the draft's accepted files (checked and scrubbed as each upload
+ * completed) go to the legacy in the same call. The draft must be a Tambah Bukti draft of this very
+ * case, opened by the same caller (routes/uploads); any other is answered as an unknown draft.
  */
 import {
   CASE_EVIDENCE_FILES,
@@ -20,7 +25,7 @@ import {
 } from '@wbs/shared/api/case-evidence';
 import { type IdParams, idParams } from '@wbs/shared/api/common';
 import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
-import { UI_MESSAGES } from '@wbs/shared/messages';
+import { PROBLEM_MESSAGES, UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
@@ -33,16 +38,22 @@ import { floodLimiter } from '../../policies/flood-limits.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
 import { storeCall } from '../../store/plugin.ts';
+import { caseRefOf, draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
+import type { Draft } from '../../uploads/drafts.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { fileMessages, shownFileName } from '../../uploads/policy.ts';
+import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { type FileRule, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 
 const TAGS = ['cases'];
 const IDEMPOTENCY_NOTE =
   'Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali ' +
   'dan menjawab sama; kunci yang sama dengan file lain: 409.';
+const DRAFT_NOTE =
+  'Dengan header `Upload-Draft` (draf Tambah Bukti laporan ini dari pemanggil yang sama) hanya bagian teks ' +
+  'yang dikirim: file draf yang diterima diteruskan.';
 
 /** The case's files against the upload: the per-case total, and no name the case already has. */
 function checkAgainstCase(found: LegacyCase, upload: Upload): void {
@@ -66,11 +77,55 @@ function checkAgainstCase(found: LegacyCase, upload: Upload): void {
   if (Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
 }
 
-/** Checks, scrubs and sends the files once per Idempotency-Key; replies with the case's attachments. */
+/** A post whose files were uploaded resumably carries only text parts. */
+const NO_FILE_PARTS: FileRule = { fields: {}, total: 0, required: null };
+
+const draftMissing = () =>
+  new ApiProblem('validation', { errors: { attachments: PROBLEM_MESSAGES.uploadDraftMissing } });
+
+/**
+ * The draft the `Upload-Draft` header names (null without the header), read before the body; whether
+ * it fits the case is checked once the case is known (draftUpload).
+ */
+async function headerDraft(request: FastifyRequest): Promise<Draft | null> {
+  const token = request.headers['upload-draft'];
+  if (token === undefined) return null;
+  const draft = await request.server.uploads.drafts.find(String(token));
+  if (!draft) throw draftMissing();
+  return draft;
+}
+
+/** The files of a Tambah Bukti draft of this case and caller, in place of the multipart upload's. */
+async function draftUpload(
+  request: FastifyRequest,
+  draft: Draft,
+  found: LegacyCase,
+  upload: Upload,
+): Promise<Upload> {
+  const expected = {
+    purpose: 'evidence' as const,
+    owner: draftOwnerOf(request.session?.user.id),
+    caseRef: caseRefOf(found),
+  };
+  if (!fitsDraft(draft, expected)) throw draftMissing();
+  const records = await settlePending(request.server.uploads.drafts, {
+    draft,
+    scrubbing: request.scrubbing,
+    log: request.log,
+  });
+  const { files, fileErrors } = draftSubmission(records, { required: CASE_EVIDENCE_FILES.required });
+  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
+}
+
+/**
+ * Checks, scrubs (a draft's files were scrubbed as each upload completed) and sends the files once
+ * per Idempotency-Key; replies with the case's attachments.
+ */
 async function addToCase(
   request: FastifyRequest,
   found: LegacyCase,
   upload: Upload,
+  draft: Draft | null,
   withAuth: <T>(call: (auth: LegacyAuth | undefined) => Promise<T>) => Promise<T>,
 ): Promise<CaseAttachmentsReply> {
   const key = idempotencyKeyOf(request);
@@ -83,8 +138,10 @@ async function addToCase(
     { scope: 'evidence', namespace: `case:${found.caseCompanyId}:${found.caseId}`, key, fingerprint },
     async () => {
       // Inside the once-only work: a retry whose files did arrive gets the first reply, not "duplicate".
+      // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
+      if (draft?.filedAt != null) throw draftMissing();
       checkAgainstCase(found, upload);
-      const scrubbed = await scrubFiles(request.scrubbing, upload.files);
+      const scrubbed = draft ? upload.files : await scrubFiles(request.scrubbing, upload.files);
       const { attachments, messages } = await withAuth((auth) =>
         addCaseAttachments(
           request.legacy,
@@ -93,6 +150,7 @@ async function addToCase(
           auth,
         ),
       );
+      if (draft) await request.server.uploads.drafts.markFiled(draft);
       audit(request, 'evidence-added', {
         resource: 'case',
         resourceId: found.caseId,
@@ -134,7 +192,7 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
         summary: 'Tambah bukti (multipart/form-data)',
         description:
           'Pelapor (tipe 6), laporan miliknya: `attachments` (berulang), pemeriksaan dan pembersihan seperti ' +
-          `formulir laporan; total per laporan maks. 5 termasuk yang sudah ada. ${IDEMPOTENCY_NOTE}`,
+          `formulir laporan; total per laporan maks. 5 termasuk yang sudah ada. ${IDEMPOTENCY_NOTE} ${DRAFT_NOTE}`,
         tags: TAGS,
         params: idParams,
         multipart: { fields: caseEvidenceMultipartDoc, files: ['attachments'] },
@@ -145,9 +203,12 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
       await flood.consume(request, reply, idempotencyKeyOf(request));
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
       const found = await loadCaseInScope(request.caller, request.params.id);
-      const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
+      const draft = await headerDraft(request);
+      const rule = draft ? NO_FILE_PARTS : CASE_EVIDENCE_FILES;
+      const result = await withSpooledUpload(request, rule, async (received) => {
+        const upload = draft ? await draftUpload(request, draft, found, received) : received;
         validUpload({ ok: true, value: null }, upload);
-        return addToCase(request, found, upload, (call) => call(undefined));
+        return addToCase(request, found, upload, draft, (call) => call(undefined));
       });
       return reply.code(201).send(result);
     },
@@ -162,7 +223,7 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
         description:
           'Publik: `caseNumber` dan `password` sebagai bagian teks (dibuktikan seperti POST /tracking: 404 sama ' +
           'setelah waktu minimum yang sama, batas percobaan dengan 429), lalu `attachments` (berulang); aturan ' +
-          `file sama dengan POST /cases/{id}/attachments. ${IDEMPOTENCY_NOTE}`,
+          `file sama dengan POST /cases/{id}/attachments. ${IDEMPOTENCY_NOTE} ${DRAFT_NOTE}`,
         tags: ['tracking'],
         multipart: { fields: trackerEvidenceMultipartDoc, files: ['attachments'] },
         response: { 201: caseAttachmentsReply },
@@ -170,10 +231,15 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       await flood.consume(request, reply, idempotencyKeyOf(request));
-      const result = await withSpooledUpload(request, CASE_EVIDENCE_FILES, async (upload) => {
-        const proof = validUpload(parseTrackerEvidenceFields(upload.fields), upload);
+      const draft = await headerDraft(request);
+      const rule = draft ? NO_FILE_PARTS : CASE_EVIDENCE_FILES;
+      const result = await withSpooledUpload(request, rule, async (received) => {
+        // Whether a draft fits is only asked once the caller proved the case.
+        const proof = validUpload(parseTrackerEvidenceFields(received.fields), received);
         const found = await proveTracker(request, reply, 'tracking-evidence', proof);
-        return addToCase(request, found, upload, (call) => service.run(request.legacy, call));
+        const upload = draft ? await draftUpload(request, draft, found, received) : received;
+        validUpload({ ok: true, value: null }, upload);
+        return addToCase(request, found, upload, draft, (call) => service.run(request.legacy, call));
       });
       return reply.code(201).send(result);
     },

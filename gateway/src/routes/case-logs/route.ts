@@ -8,13 +8,17 @@
  * - a line is required when the current status id is 1 or 11; company staff (type 4) cannot change
  *   the line (the case's line, or its own line for a case not yet routed); above status 11 the line
  *   is sent as null;
- * - the attachment goes through the same upload checks and scrubbing as the wizard's files.
+ * - the attachment goes through the same upload checks and scrubbing as the wizard's files; uploaded
+ *   resumably (docs/adr/0066-resumable-evidence-uploads.md), it is the one file of a log draft of this
+ *   case opened by this user (routes/uploads), named by `Upload-Draft`, and the post carries only its
+ *   text parts; another draft is answered as an unknown one;
+ * - with `Idempotency-Key` a retried post saves the entry once and answers the same.
  */
 
 import { CASE_LOG_FILES, caseLogMultipartDoc, parseCaseLogFields } from '@wbs/shared/api/case-create';
 import { idParams, messageReply } from '@wbs/shared/api/common';
 import { USER_TYPES } from '@wbs/shared/constants';
-import { FIELD_MESSAGES } from '@wbs/shared/messages';
+import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { caseLineForLog, nextStatusChoices, requiresCaseLine } from '@wbs/shared/status';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -27,8 +31,13 @@ import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { routeSchema } from '../../schema.ts';
+import { caseRefOf, draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
+import type { Draft } from '../../uploads/drafts.ts';
+import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
+import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { type FileRule, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { idempotencyKeyOf } from '../idempotency-key.ts';
 
 type Params = v.InferOutput<typeof idParams>;
 
@@ -58,6 +67,37 @@ async function noteLoggedChange(
   }
 }
 
+/** A post whose attachment was uploaded resumably carries only text parts. */
+const NO_FILE_PARTS: FileRule = { fields: {}, total: 0, required: null };
+
+const draftMissing = () =>
+  new ApiProblem('validation', { errors: { attachment: PROBLEM_MESSAGES.uploadDraftMissing } });
+
+/** The log draft the `Upload-Draft` header names, if it is this user's for this case; null without one. */
+async function logDraft(request: FastifyRequest, legacyCase: LegacyCase): Promise<Draft | null> {
+  const token = request.headers['upload-draft'];
+  if (token === undefined) return null;
+  const draft = await request.server.uploads.drafts.find(String(token));
+  const expected = {
+    purpose: 'log' as const,
+    owner: draftOwnerOf(request.session?.user.id),
+    caseRef: caseRefOf(legacyCase),
+  };
+  if (!draft || !fitsDraft(draft, expected)) throw draftMissing();
+  return draft;
+}
+
+/** The draft's file (checked and scrubbed as its upload completed) as the form's `attachment`. */
+async function draftUpload(request: FastifyRequest, draft: Draft, upload: Upload): Promise<Upload> {
+  const records = await settlePending(request.server.uploads.drafts, {
+    draft,
+    scrubbing: request.scrubbing,
+    log: request.log,
+  });
+  const { files, fileErrors } = draftSubmission(records, { required: null, fieldOf: () => 'attachment' });
+  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
+}
+
 /** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
 function staffLine(request: FastifyRequest, legacyCase: LegacyCase): number | null {
   return legacyCase.caseCaseLineId ?? request.session?.user.caseLineId ?? null;
@@ -70,12 +110,15 @@ export default async function caseLogRoutes(app: FastifyInstance) {
     {
       config: { policy: 'case-logs:create' },
       schema: routeSchema({
+        idempotent: true,
         summary: 'Buat catatan aktivitas (multipart/form-data)',
         description:
           'Status: urutan sama atau satu lebih tinggi dari status saat ini (bukan urutan 1; status 1 dianggap 11); ' +
           'laporan berstatus akhir hanya menerima catatan dengan status yang sama. ' +
           '`caseLineId` wajib saat status saat ini 1 atau 11; staff perusahaan tidak dapat mengubah jalur. ' +
-          'Satu `attachment` opsional (maks. 10 MB).',
+          'Satu `attachment` opsional (maks. 10 MB), atau header `Upload-Draft` (draf catatan aktivitas laporan ini ' +
+          'dari pengguna yang sama; hanya bagian teks yang dikirim). Header opsional `Idempotency-Key`: kiriman ' +
+          'ulang dengan kunci dan isi yang sama menyimpan catatan sekali dan menjawab sama.',
         tags: ['cases'],
         params: idParams,
         multipart: { fields: caseLogMultipartDoc, files: ['attachment'] },
@@ -83,48 +126,68 @@ export default async function caseLogRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      await flood.consume(request, reply);
+      const key = idempotencyKeyOf(request);
+      await flood.consume(request, reply, key);
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
       const legacyCase = await loadCaseInScope(request.caller, request.params.id);
       const currentStatusId = legacyCase.caseCaseStatusId ?? 1;
       const needsLine = requiresCaseLine(currentStatusId);
       const companyStaff = request.session?.user.userTypeId === USER_TYPES.COMPANY_STAFF;
+      const draft = await logDraft(request, legacyCase);
 
-      const message = await withSpooledUpload(request, CASE_LOG_FILES, async (upload) => {
-        const fields = { ...upload.fields };
-        const fixedLine = companyStaff ? staffLine(request, legacyCase) : null;
-        if (companyStaff && (fields.caseLineId ?? '').trim() === '' && fixedLine !== null) {
-          fields.caseLineId = String(fixedLine);
-        }
-        const input = validUpload(parseCaseLogFields(fields, needsLine), upload);
-        if (!(await statusChoices(request, currentStatusId)).has(input.statusId)) {
-          throw new ApiProblem('validation', { errors: { statusId: FIELD_MESSAGES.statusInvalid } });
-        }
-        const lineId = caseLineForLog(currentStatusId, input.caseLineId);
-        if (companyStaff && lineId !== null && lineId !== fixedLine) {
-          throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
-        }
-        const [attachment = null] = await scrubFiles(request.scrubbing, upload.files);
-        const messages = await addCaseLog(
-          request.legacy,
-          {
+      const message = await withSpooledUpload(
+        request,
+        draft ? NO_FILE_PARTS : CASE_LOG_FILES,
+        async (received) => {
+          const upload = draft ? await draftUpload(request, draft, received) : received;
+          const fields = { ...upload.fields };
+          const fixedLine = companyStaff ? staffLine(request, legacyCase) : null;
+          if (companyStaff && (fields.caseLineId ?? '').trim() === '' && fixedLine !== null) {
+            fields.caseLineId = String(fixedLine);
+          }
+          const input = validUpload(parseCaseLogFields(fields, needsLine), upload);
+          if (!(await statusChoices(request, currentStatusId)).has(input.statusId)) {
+            throw new ApiProblem('validation', { errors: { statusId: FIELD_MESSAGES.statusInvalid } });
+          }
+          const lineId = caseLineForLog(currentStatusId, input.caseLineId);
+          if (companyStaff && lineId !== null && lineId !== fixedLine) {
+            throw new ApiProblem('validation', { errors: { caseLineId: FIELD_MESSAGES.logLineInvalid } });
+          }
+          const entry = {
             caseId: legacyCase.caseId,
             companyId: legacyCase.caseCompanyId,
             message: input.message,
             caseLineId: lineId,
             statusId: input.statusId,
-          },
-          attachment,
-        );
-        await noteLoggedChange(request, legacyCase, { statusId: input.statusId, lineId });
-        audit(request, 'case-log-created', {
-          resource: 'case',
-          resourceId: legacyCase.caseId,
-          statusId: input.statusId,
-          attachment: attachment !== null,
-        });
-        return messages[0] ?? '';
-      });
+          };
+          const fingerprint = submissionFingerprint(request.server.config.sessionSecret, {
+            entry,
+            files: upload.files.map((f) => [f.name, f.sha256]),
+          });
+          return runIdempotent<string>(
+            request.idempotency,
+            { scope: 'case-log', namespace: `user:${request.session?.user.id}`, key, fingerprint },
+            async () => {
+              // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
+              if (draft?.filedAt != null) throw draftMissing();
+              // A draft's file was scrubbed when its upload completed.
+              const [attachment = null] = draft
+                ? upload.files
+                : await scrubFiles(request.scrubbing, upload.files);
+              const messages = await addCaseLog(request.legacy, entry, attachment);
+              if (draft) await request.server.uploads.drafts.markFiled(draft);
+              await noteLoggedChange(request, legacyCase, { statusId: input.statusId, lineId });
+              audit(request, 'case-log-created', {
+                resource: 'case',
+                resourceId: legacyCase.caseId,
+                statusId: input.statusId,
+                attachment: attachment !== null,
+              });
+              return messages[0] ?? '';
+            },
+          );
+        },
+      );
       return reply.code(201).send({ message });
     },
   );

@@ -1,14 +1,23 @@
 /**
  * Resumable evidence uploads (tus 1.0; docs/adr/0066-resumable-evidence-uploads.md):
- * - POST /upload-drafts opens a draft; its token is the page's, sent back in `Upload-Draft` only;
+ * - a draft is opened for one form, and its token is the page's, sent back in `Upload-Draft` only:
+ *   POST /upload-drafts (the report wizard), POST /cases/{id}/attachments/upload-drafts (Tambah Bukti of
+ *   the signed-in pelapor, its own case), POST /tracking/attachments/upload-drafts (Tambah Bukti of the
+ *   tracker, after the same proof as every tracker call), POST /cases/{id}/logs/upload-drafts (an
+ *   activity log's attachment, a handler with the case in scope). Each is bound to its form, its caller
+ *   and its case (uploads/draft-rules.ts);
  * - POST /uploads, HEAD|PATCH|DELETE /uploads/{id}: the tus protocol (creation, offset, append,
- *   termination), each with the draft's token: an upload of another draft is 404, as is an unknown one;
+ *   termination), each with the draft's token, from the draft's caller: an upload of another draft, or
+ *   a draft of another caller, is 404, as is an unknown one. A PATCH holds one of the process's upload
+ *   slots (UPLOAD_MAX_SPOOLS) while it writes and, on the last one, scrubs: none free → 503 `busy`;
  * - GET /upload-drafts/files: the draft's files with their verdicts (a refused file says why).
  * The protocol itself is @tus/server's; this module hands it the request and turns its refusals into
- * problems. Filing the draft is POST /cases with the same header (case-create).
+ * problems. Filing a draft is its form's submission with the same header (POST /cases,
+ * POST /cases/{id}/attachments, POST /tracking/attachments, POST /cases/{id}/logs).
  */
 import { Readable } from 'node:stream';
-import { PROBLEM_TYPE_BASE } from '@wbs/shared/api/common';
+import { type TrackingRequest, trackingRequest } from '@wbs/shared/api/cases';
+import { type IdParams, idParams, PROBLEM_TYPE_BASE } from '@wbs/shared/api/common';
 import {
   UPLOAD_DRAFT_TOKEN_PATTERN,
   type UploadDraftFilesReply,
@@ -17,14 +26,20 @@ import {
   uploadDraftReply,
   uploadIdParams,
 } from '@wbs/shared/api/uploads';
-import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
+import { PROBLEM_MESSAGES, UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { ApiProblem, PROBLEMS, type ProblemType } from '../../errors.ts';
+import type { LegacyCase } from '../../legacy/case-schemas.ts';
+import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
+import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
-import type { Draft, DraftFile, Drafts } from '../../uploads/drafts.ts';
+import { caseRefOf, draftOwnerOf, ownsDraft } from '../../uploads/draft-rules.ts';
+import type { Draft, DraftBinding, DraftFile, Drafts } from '../../uploads/drafts.ts';
 import { createTusServer, settlePending, type TusRequestContext } from '../../uploads/resumable.ts';
+import { takeUploadSlot } from '../../uploads/spool.ts';
 
 const TAGS = ['uploads'];
 
@@ -102,10 +117,25 @@ function headersOf(request: FastifyRequest): Headers {
   return headers;
 }
 
+/** The caller a draft records: the session's user, else a guest (draft-rules.ts). */
+export const requestOwner = (request: FastifyRequest) => draftOwnerOf(request.session?.user.id);
+
+/** The header's draft, if this caller opened it; anything else is the same 404 as an unknown token. */
 async function draftOf(drafts: Drafts, request: FastifyRequest): Promise<Draft> {
   const draft = await drafts.find(request.headers['upload-draft'] as string | undefined);
-  if (!draft) throw new ApiProblem('not-found', { detail: PROBLEM_MESSAGES.uploadDraftMissing });
+  if (!draft || !ownsDraft(draft, requestOwner(request))) {
+    throw new ApiProblem('not-found', { detail: PROBLEM_MESSAGES.uploadDraftMissing });
+  }
   return draft;
+}
+
+/** Tambah Bukti's binding: the case, and the room it still has (a full case opens no draft). */
+function evidenceBinding(request: FastifyRequest, found: LegacyCase): DraftBinding {
+  const room = ATTACHMENTS_PER_CASE - (found.attachments ?? []).length;
+  if (room <= 0) {
+    throw new ApiProblem('validation', { errors: { attachments: UI_MESSAGES.attachmentsLimitReached } });
+  }
+  return { purpose: 'evidence', owner: requestOwner(request), caseRef: caseRefOf(found), room };
 }
 
 /** The draft's record of an upload; another draft's upload, or an unknown one, is 404 alike. */
@@ -128,11 +158,42 @@ export default async function uploadRoutes(app: FastifyInstance) {
     maxGlobal: app.config.uploads.drafts.maxGlobal * 10,
   });
 
+  const proveTracker = await trackerProof(app);
+
+  async function openDraft(reply: FastifyReply, binding: DraftBinding): Promise<UploadDraftReply> {
+    const { token, expiresAt } = await drafts.open(binding);
+    reply.code(201).header('cache-control', 'no-store');
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+
   // tus bodies are read by @tus/server itself, as a stream, straight to the file store.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
 
   async function viaTus(request: FastifyRequest, reply: FastifyReply, draft: Draft): Promise<FastifyReply> {
     const withBody = request.method === 'PATCH';
+    let release = () => {};
+    if (withBody) {
+      try {
+        release = takeUploadSlot(app.uploads.spools, app.uploads.settings.maxSpools);
+      } catch (error) {
+        // Refused before a byte was read: drained, so the client reads the 503 and retries later.
+        request.raw.resume();
+        throw error;
+      }
+    }
+    try {
+      return await handOver(request, reply, draft, withBody);
+    } finally {
+      release();
+    }
+  }
+
+  async function handOver(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    draft: Draft,
+    withBody: boolean,
+  ): Promise<FastifyReply> {
     const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: headersOf(request) };
     if (withBody) {
       init.body = Readable.toWeb(request.raw) as ReadableStream;
@@ -169,16 +230,84 @@ export default async function uploadRoutes(app: FastifyInstance) {
     },
     async (request, reply): Promise<UploadDraftReply> => {
       await draftFlood.consume(request, reply);
-      const { token, expiresAt } = await drafts.open();
-      reply.code(201).header('cache-control', 'no-store');
-      return { token, expiresAt: expiresAt.toISOString() };
+      return openDraft(reply, { purpose: 'case', owner: requestOwner(request), caseRef: null, room: null });
+    },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/cases/:id/attachments/upload-drafts',
+    {
+      config: { policy: 'case-evidence:add' },
+      schema: routeSchema({
+        summary: 'Buka draf unggahan Tambah Bukti',
+        description:
+          'Pelapor (tipe 6), laporan miliknya. Draf hanya untuk Tambah Bukti laporan ini oleh pengguna ini ' +
+          '(POST /cases/{id}/attachments dengan header `Upload-Draft`); jumlah file paling banyak sisa tempat ' +
+          'lampiran laporan (total 5).',
+        tags: TAGS,
+        params: idParams,
+        response: { 201: uploadDraftReply },
+      }),
+    },
+    async (request, reply): Promise<UploadDraftReply> => {
+      await draftFlood.consume(request, reply);
+      const found = await loadCaseInScope(request.caller, request.params.id);
+      return openDraft(reply, evidenceBinding(request, found));
+    },
+  );
+
+  app.post<{ Body: TrackingRequest }>(
+    '/tracking/attachments/upload-drafts',
+    {
+      config: { policy: 'tracking:use' },
+      schema: routeSchema({
+        summary: 'Buka draf unggahan Tambah Bukti (Pantau Laporan)',
+        description:
+          'Publik: `caseNumber` dan `password` dibuktikan seperti POST /tracking (404 sama setelah waktu minimum ' +
+          'yang sama, batas percobaan dengan 429). Draf hanya untuk Tambah Bukti laporan itu ' +
+          '(POST /tracking/attachments dengan header `Upload-Draft`).',
+        tags: ['tracking'],
+        body: trackingRequest,
+        response: { 201: uploadDraftReply },
+      }),
+    },
+    async (request, reply): Promise<UploadDraftReply> => {
+      await draftFlood.consume(request, reply);
+      const found = await proveTracker(request, reply, 'tracking-evidence-draft');
+      return openDraft(reply, evidenceBinding(request, found));
+    },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/cases/:id/logs/upload-drafts',
+    {
+      config: { policy: 'case-logs:create' },
+      schema: routeSchema({
+        summary: 'Buka draf unggahan lampiran catatan aktivitas',
+        description:
+          'Penangan dengan laporan dalam cakupannya. Draf hanya untuk catatan aktivitas laporan ini oleh ' +
+          'pengguna ini (POST /cases/{id}/logs dengan header `Upload-Draft`): satu file `attachments`.',
+        tags: ['cases'],
+        params: idParams,
+        response: { 201: uploadDraftReply },
+      }),
+    },
+    async (request, reply): Promise<UploadDraftReply> => {
+      await draftFlood.consume(request, reply);
+      const found = await loadCaseInScope(request.caller, request.params.id);
+      return openDraft(reply, {
+        purpose: 'log',
+        owner: requestOwner(request),
+        caseRef: caseRefOf(found),
+        room: null,
+      });
     },
   );
 
   app.get(
     '/upload-drafts/files',
     {
-      config: { policy: 'cases:create' },
+      config: { policy: 'uploads:use' },
       schema: routeSchema({
         summary: 'File dalam draf unggahan',
         description: 'Setiap file draf dengan statusnya; file yang ditolak membawa alasannya (`reason`).',
@@ -207,7 +336,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
   app.post(
     '/uploads',
     {
-      config: { policy: 'cases:create' },
+      config: { policy: 'uploads:use' },
       schema: routeSchema({
         summary: 'Mulai unggahan (tus: creation)',
         description:
@@ -228,7 +357,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
   app.head<{ Params: { id: string } }>(
     '/uploads/:id',
     {
-      config: { policy: 'cases:create' },
+      config: { policy: 'uploads:use' },
       schema: routeSchema({
         summary: 'Posisi unggahan (tus: HEAD)',
         description: 'Header `Upload-Offset`: byte yang sudah diterima; lanjutkan dari sana.',
@@ -248,7 +377,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
   app.patch<{ Params: { id: string } }>(
     '/uploads/:id',
     {
-      config: { policy: 'cases:create' },
+      config: { policy: 'uploads:use' },
       schema: routeSchema({
         summary: 'Kirim potongan unggahan (tus: PATCH)',
         description:
@@ -270,7 +399,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
   app.delete<{ Params: { id: string } }>(
     '/uploads/:id',
     {
-      config: { policy: 'cases:create' },
+      config: { policy: 'uploads:use' },
       schema: routeSchema({
         summary: 'Hapus unggahan (tus: termination)',
         description: 'Menghapus file dari draf (Hapus di formulir), selesai atau belum.',

@@ -5,13 +5,15 @@ import { useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { notify } from '../../ui/toaster.tsx';
 import { ACCEPTED_FILES_HELP, fileErrorsFrom, fileProblem } from '../attachments.ts';
-import { FilePicker } from '../wizard/FilePicker.tsx';
+import { useResumableUploads } from '../resumableUploads.ts';
+import { FilePicker, type PickedFile } from '../wizard/FilePicker.tsx';
 import {
   addEvidence,
   type CaseAccess,
   type EvidenceReply,
   isRetryable,
   newIdempotencyKey,
+  openEvidenceDraft,
 } from './access.ts';
 import { ReporterPanel } from './ReporterPanel.tsx';
 import { MESSAGE_TEXTS } from './texts.ts';
@@ -19,7 +21,9 @@ import { MESSAGE_TEXTS } from './texts.ts';
 /**
  * Tambah Bukti: the reporter adds attachments to its case, with the wizard's checks (type, 10 MB,
  * duplicate names, at most 5 per case counting those already there) before anything is sent; the
- * gateway checks, scrubs and counts again. One Idempotency-Key per chosen set, reused on retry.
+ * gateway checks, scrubs and counts again. Each chosen file uploads at once, resumably, into a draft of
+ * this case (the wizard's rows: progress, Jeda/Lanjutkan, Coba Lagi, a refusal next to the file);
+ * Kirim files the draft. One Idempotency-Key per chosen set, reused on retry.
  */
 export function AddEvidence(props: {
   access: CaseAccess;
@@ -31,6 +35,7 @@ export function AddEvidence(props: {
   const [fileErrors, setFileErrors] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<number | null>(null);
   const key = useRef<string | null>(null);
+  const uploads = useResumableUploads(() => openEvidenceDraft(props.access));
   const remaining = Math.max(0, ATTACHMENTS_PER_CASE - props.existingNames.length);
 
   const choose = (incoming: File[]) => {
@@ -53,9 +58,11 @@ export function AddEvidence(props: {
     }
     if (over) messages.push(format(TEMPLATE_MESSAGES.tooManyAttachments, { limit: ATTACHMENTS_PER_CASE }));
     if (messages.length) notify.warning(messages);
+    for (const file of next) if (!files.includes(file)) uploads.add(file, 'attachments');
     setFiles(next);
     setError(undefined);
   };
+  const statusOf = (file: PickedFile) => uploads.statuses.get(file as File);
 
   async function submit() {
     if (files.length === 0) {
@@ -65,10 +72,13 @@ export function AddEvidence(props: {
     key.current ??= newIdempotencyKey();
     setProgress(0);
     try {
+      // Files still on their way are waited for (their rows show how far each is).
+      if (uploads.mode === 'resumable') await uploads.settled();
+      const draftToken = await uploads.token();
       let reply: EvidenceReply;
       for (let attempt = 0; ; attempt += 1) {
         try {
-          reply = await addEvidence(props.access, files, key.current, setProgress);
+          reply = await addEvidence(props.access, files, key.current, setProgress, draftToken);
           break;
         } catch (e) {
           if (attempt >= 2 || !isRetryable(e)) throw e;
@@ -77,6 +87,7 @@ export function AddEvidence(props: {
       }
       key.current = null;
       setFiles([]);
+      uploads.reset();
       notify.success(MESSAGE_TEXTS.evidenceSent);
       props.onAdded(reply);
     } catch (e) {
@@ -114,8 +125,12 @@ export function AddEvidence(props: {
               onChoose={choose}
               onRemove={(file) => {
                 key.current = null;
+                uploads.remove(file as File);
                 setFiles(files.filter((f) => f !== file));
               }}
+              statusOf={statusOf}
+              onPause={(file) => uploads.pause(file as File)}
+              onResume={(file) => uploads.resume(file as File)}
             />
             {progress !== null && (
               <Progress.Root value={Math.round(progress * 100)} size="sm" aria-label="Kemajuan unggah">

@@ -11,6 +11,7 @@ import {
   type PostMessageReply,
   postMessageReply,
 } from '@wbs/shared/api/messages';
+import { UPLOAD_DRAFT_HEADER } from '@wbs/shared/api/uploads';
 import * as v from 'valibot';
 import { ApiError, type ApiReply, api, upload } from '../../api/client.ts';
 
@@ -89,20 +90,36 @@ export async function sendMessage(access: CaseAccess, text: string, key: string)
 /** The case's attachments after Tambah Bukti (the tracker's route answers the same). */
 export type EvidenceReply = ApiReply<'post', '/api/v1/cases/{id}/attachments'>;
 
-/** Tambah Bukti: the chosen files as `attachments` parts (the tracker's proof as text parts first). */
+/**
+ * Opens Tambah Bukti's draft of resumable uploads (resumableUploads.ts), bound at the gateway to this
+ * case and this caller: the tracker proves number and password as for every tracker call.
+ */
+export function openEvidenceDraft(access: CaseAccess): Promise<{ token: string }> {
+  return access.kind === 'tracker'
+    ? api.POST('/api/v1/tracking/attachments/upload-drafts', { body: proof(access), authRedirect: false })
+    : api.POST('/api/v1/cases/{id}/attachments/upload-drafts', caseId(access));
+}
+
+/**
+ * Tambah Bukti: the chosen files as `attachments` parts (the tracker's proof as text parts first); or,
+ * when they were uploaded into a draft (`draftToken`), only the text parts and the draft's header.
+ */
 export async function addEvidence(
   access: CaseAccess,
   files: readonly File[],
   key: string,
   onProgress?: (fraction: number) => void,
+  draftToken: string | null = null,
 ): Promise<EvidenceReply> {
   const form = new FormData();
   if (access.kind === 'tracker') {
     form.append('caseNumber', access.caseNumber);
     form.append('password', access.password);
   }
-  for (const file of files) form.append('attachments', file, file.name);
-  const options = { headers: { 'Idempotency-Key': key }, ...(onProgress ? { onProgress } : {}) };
+  if (draftToken === null) for (const file of files) form.append('attachments', file, file.name);
+  const headers: Record<string, string> = { 'Idempotency-Key': key };
+  if (draftToken !== null) headers[UPLOAD_DRAFT_HEADER] = draftToken;
+  const options = { headers, ...(onProgress ? { onProgress } : {}) };
   return access.kind === 'tracker'
     ? upload('/api/v1/tracking/attachments', form, { ...options, authRedirect: false })
     : upload('/api/v1/cases/{id}/attachments', form, { ...options, ...caseId(access) });
