@@ -2,7 +2,8 @@
  * Journey 2: a new guest report (filed through the gateway API in the set-up) is handled by a
  * privileged company analyst (`analis.direksi`: type 4, role 1, company 1, Jalur Direksi; a type-4
  * analyst sees the new, not yet routed cases of its company). The analyst finds it by number, opens
- * it, downloads its attachments and adds a Catatan Aktivitas that changes the status. The reporter,
+ * it, downloads its attachments and adds a Catatan Aktivitas that changes the status, with an
+ * attachment that uploads resumably as soon as it is chosen (the log then posts its text only). The reporter,
  * tracking the report as a guest, sees the new status but never the note.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,7 @@ const CASE_PASSWORD = `Pantau-${stamp}`;
 /** A token found nowhere else: the note must never reach the reporter. */
 const NOTE_TOKEN = `ref-internal-${randomUUID().slice(0, 8)}`;
 const NOTE = `Laporan diverifikasi; saksi kunci sudah dihubungi (${NOTE_TOKEN}).`;
+const LOG_ATTACHMENT = makePdf(`berita-acara-${stamp}.pdf`, `Berita acara verifikasi ${stamp}`);
 
 let caseNumber = '';
 
@@ -117,6 +119,19 @@ describe('an analyst handles a new report', () => {
     );
     expect(await line.isDisabled(), 'company staff cannot change the line').toBe(true);
     await dialog.getByLabel('Catatan Aktivitas').fill(NOTE);
+    // The attachment uploads into the log's draft when chosen; Simpan then sends the text parts only.
+    const logPosts: string[] = [];
+    page.on('request', (request) => {
+      if (
+        request.method() === 'POST' &&
+        /^\/api\/v1\/cases\/\d+\/logs$/.test(new URL(request.url()).pathname)
+      ) {
+        logPosts.push(request.postData() ?? '');
+      }
+    });
+    await dialog.getByLabel('Lampiran', { exact: true }).setInputFiles(LOG_ATTACHMENT);
+    const upload = dialog.locator(`[data-file-name="${LOG_ATTACHMENT.name}"]`);
+    await upload.locator('[data-upload-phase="accepted"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     await dialog.getByRole('button', { name: 'Simpan', exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Simpan Status Pengaduan' });
     await confirm.getByRole('button', { name: 'Simpan', exact: true }).click();
@@ -126,7 +141,20 @@ describe('an analyst handles a new report', () => {
     await main.getByText('Verifikasi', { exact: true }).first().waitFor();
     await main.getByRole('tab', { name: 'Catatan Aktivitas' }).click();
     const logs = main.getByRole('table', { name: 'Catatan Aktivitas' });
-    await logs.getByRole('row').filter({ hasText: NOTE }).getByText('Verifikasi', { exact: true }).waitFor();
+    const logged = logs.getByRole('row').filter({ hasText: NOTE });
+    await logged.getByText('Verifikasi', { exact: true }).waitFor();
+    expect(logPosts, 'the log was filed in one request').toHaveLength(1);
+    expect(logPosts[0], 'the attachment went ahead in the draft, not with the log').not.toContain(
+      'filename=',
+    );
+    const [logDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      logged.getByRole('button', { name: `Unduh Lampiran ${LOG_ATTACHMENT.name}`, exact: true }).click(),
+    ]);
+    expect(logDownload.suggestedFilename()).toBe(LOG_ATTACHMENT.name);
+    expect(readPdf(readFileSync(await logDownload.path())).text).toContain(
+      `Berita acara verifikasi ${stamp}`,
+    );
 
     // Back in the list the report shows its new status and line.
     await main.getByRole('button', { name: 'Kembali' }).click();
