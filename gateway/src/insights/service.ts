@@ -1,25 +1,26 @@
 /**
- * The figures of a scope (docs/product/insights.md): index rows (insights/store.ts) and reference
- * lists (regions, channels, statuses: cached legacy lists, never a per-case read), through the plain
- * clock context of the request (clocks/plugin.ts).
+ * The figures of a scope (docs/product/insights.md): counted in the store (insights/counts.ts; the case
+ * list's area filter reads the index rows, insights/store.ts) and reference lists (regions, channels,
+ * statuses: cached legacy lists, never a per-case read), through the plain clock context of the
+ * request (clocks/plugin.ts).
  */
 
-import { wibToday } from '@wbs/shared/handling-clock';
+import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import { type ClockContext, finalStatusIdsOf } from '../clocks/service.ts';
-import { deadlinesOf } from '../clocks/store.ts';
 import { ApiProblem } from '../errors.ts';
 import { caseStatusTable, channels, cities, provinces } from '../legacy/reference.ts';
 import type { Store } from '../store/plugin.ts';
+import { breakdownCounts, cityCounts, figureCounts, placeCounts } from './counts.ts';
 import {
   areaCount,
-  cityFigures,
+  cityFiguresOf,
   type Figures,
   figuresOf,
   inArea,
   isSmall,
   monthlyOf,
-  provinceFigures,
+  provinceFiguresOf,
 } from './figures.ts';
 import type { InsightsScope } from './scope.ts';
 import { type FigureRow, type FigureScope, figureRows, unseededCompanies } from './store.ts';
@@ -36,15 +37,10 @@ async function storeOf(ctx: ClockContext): Promise<Store> {
 }
 
 /**
- * The index rows of the scope and range. A company the watcher has not swept whole yet would give
- * figures short of its history: 503 `busy` until it has (minutes after the first start).
+ * Runs `work` on the store once every company of the scope has been swept whole: before, its figures
+ * would be short of its history, so 503 `busy` until it has (minutes after the first start).
  */
-export async function scopeRows(
-  ctx: ClockContext,
-  scope: FigureScope,
-  range: Partial<Range>,
-  clocks: boolean,
-): Promise<{ store: Store; rows: FigureRow[] }> {
+async function whenSeeded<T>(ctx: ClockContext, scope: FigureScope, work: (store: Store) => Promise<T>) {
   const store = await storeOf(ctx);
   try {
     if ((await unseededCompanies(store, scope.companyIds)).length > 0) {
@@ -53,11 +49,20 @@ export async function scopeRows(
         retryAfter: NOT_READY_RETRY_SECONDS,
       });
     }
-    return { store, rows: await figureRows(store, scope, range, clocks) };
+    return await work(store);
   } catch (error) {
     if (error instanceof ApiProblem) throw error;
     throw new ApiProblem('store-unavailable', { cause: error });
   }
+}
+
+/** The index rows of the scope and range (the case list's area filter), once the scope is swept. */
+export async function scopeRows(
+  ctx: ClockContext,
+  scope: FigureScope,
+  range: Partial<Range>,
+): Promise<FigureRow[]> {
+  return whenSeeded(ctx, scope, (store) => figureRows(store, scope, range, false));
 }
 
 async function provinceIdsOf(ctx: ClockContext) {
@@ -66,11 +71,11 @@ async function provinceIdsOf(ctx: ClockContext) {
 }
 
 export async function provinceMap(ctx: ClockContext, scope: InsightsScope, range: Range) {
-  const [{ list, ids }, { rows }] = await Promise.all([
+  const [{ list, ids }, counts] = await Promise.all([
     provinceIdsOf(ctx),
-    scopeRows(ctx, scope, range, false),
+    whenSeeded(ctx, scope, (store) => placeCounts(store, scope, range)),
   ]);
-  const figures = provinceFigures(rows, ids);
+  const figures = provinceFiguresOf(counts, ids);
   return {
     total: figures.total,
     unread: figures.unread,
@@ -89,17 +94,17 @@ const collator = new Intl.Collator('id');
 
 /** The cities of one province, ranked; 404 for a province the legacy's list lacks, 409 for a small one. */
 export async function cityMap(ctx: ClockContext, scope: InsightsScope, range: Range, provinceId: number) {
-  const { list, ids } = await provinceIdsOf(ctx);
+  const { list } = await provinceIdsOf(ctx);
   const province = list.find((p) => p.provinceId === provinceId);
   if (!province) throw new ApiProblem('not-found');
-  const [cityList, { rows }] = await Promise.all([
+  const [cityList, byCity] = await Promise.all([
     cities(ctx.caller.legacy, provinceId),
-    scopeRows(ctx, scope, range, false),
+    whenSeeded(ctx, scope, (store) => cityCounts(store, scope, range, provinceId)),
   ]);
-  const figures = cityFigures(rows, ids, provinceId, new Set(cityList.map((c) => c.cityId)));
-  if (isSmall(figures.total)) throw tooSmall();
+  const { total, unlocated, byCity: counted } = cityFiguresOf(byCity, new Set(cityList.map((c) => c.cityId)));
+  if (isSmall(total)) throw tooSmall();
   const ranked = cityList
-    .map((c) => ({ cityId: c.cityId, cityName: c.cityName, n: figures.byCity.get(c.cityId) ?? 0 }))
+    .map((c) => ({ cityId: c.cityId, cityName: c.cityName, n: counted.get(c.cityId) ?? 0 }))
     .filter((c) => c.n > 0)
     .sort((a, b) => {
       const aSmall = isSmall(a.n);
@@ -112,8 +117,8 @@ export async function cityMap(ctx: ClockContext, scope: InsightsScope, range: Ra
   return {
     provinceId,
     provinceName: province.provinceName,
-    total: figures.total,
-    unlocated: figures.unlocated,
+    total,
+    unlocated,
     cities: ranked.map(({ n, ...c }) => ({ ...c, ...areaCount(n) })),
   };
 }
@@ -138,7 +143,7 @@ export async function areaRows(
   range: Partial<Range>,
   area: AreaFilter,
 ): Promise<FigureRow[]> {
-  const [{ ids }, { rows }] = await Promise.all([provinceIdsOf(ctx), scopeRows(ctx, scope, range, false)]);
+  const [{ ids }, rows] = await Promise.all([provinceIdsOf(ctx), scopeRows(ctx, scope, range)]);
   const matching = rows.filter((row) => inArea(row, ids, area));
   const named = area.provinceId !== undefined || area.cityId !== undefined;
   if (named) {
@@ -166,49 +171,36 @@ export async function statisticsOf(
   range: Range,
 ): Promise<Statistics> {
   const legacy = ctx.caller.legacy;
-  const [finals, statusTable, channelList, { store, rows }] = await Promise.all([
-    finalStatusIdsOf(legacy, ctx.log),
+  const finals = await finalStatusIdsOf(legacy, ctx.log);
+  const [statusTable, channelList, { figures, breakdowns }] = await Promise.all([
     caseStatusTable(legacy),
     channels(legacy),
-    scopeRows(ctx, scope, range, true),
+    whenSeeded(ctx, scope, async (store) => {
+      // One after the other: PGlite has one connection, and a pool's second would only share the CPU.
+      const figures = await figureCounts(store, scope, range, {
+        finals,
+        newStatusId: STATUS_NEW_ID,
+        defaults: ctx.defaults,
+      });
+      return { figures, breakdowns: await breakdownCounts(store, scope, range, finals) };
+    }),
   ]);
-  let deadlines: Map<number, { ackDays: number; feedbackMonths: number }>;
-  try {
-    deadlines = await deadlinesOf(store, scope.companyIds, ctx.defaults);
-  } catch (error) {
-    throw new ApiProblem('store-unavailable', { cause: error });
-  }
-  const figureCtx = {
-    finals,
-    deadlines: (companyId: number) => deadlines.get(companyId) ?? ctx.defaults,
-    today: wibToday(),
-  };
-  const byChannel = new Map<number, number>();
-  const byStatus = new Map<number, number>();
-  for (const row of rows) {
-    if (row.channelId !== null) byChannel.set(row.channelId, (byChannel.get(row.channelId) ?? 0) + 1);
-    if (row.statusId !== null && finals.has(row.statusId))
-      byStatus.set(row.statusId, (byStatus.get(row.statusId) ?? 0) + 1);
-  }
   return {
-    overall: figuresOf(rows, figureCtx),
-    months: monthlyOf(rows, range.from, range.to, finals),
+    overall: figuresOf(figures.get(null)),
+    months: monthlyOf(breakdowns.months, range.from, range.to),
     channels: channelList.map((c) => ({
       id: c.channelId,
       name: c.channelName,
-      total: byChannel.get(c.channelId) ?? 0,
+      total: breakdowns.channels.get(c.channelId) ?? 0,
     })),
     outcomes: [...statusTable]
       .filter((s) => finals.has(s.id))
       .sort((a, b) => a.order - b.order)
-      .map((s) => ({ id: s.id, name: s.name, total: byStatus.get(s.id) ?? 0 })),
+      .map((s) => ({ id: s.id, name: s.name, total: breakdowns.statuses.get(s.id) ?? 0 })),
     companies: scope.companies.map((c) => ({
       companyId: c.companyId,
       companyName: c.companyName,
-      figures: figuresOf(
-        rows.filter((row) => row.companyId === c.companyId),
-        figureCtx,
-      ),
+      figures: figuresOf(figures.get(c.companyId)),
     })),
   };
 }

@@ -5,7 +5,7 @@
  * legacy read: what the watcher has not read yet is counted as unknown, never looked up here.
  */
 import { UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
-import { sql } from '../store/drizzle.ts';
+import { type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 
 /** Whose cases: companies of the scope, and for an analyst its line and the cases not routed yet. */
@@ -79,17 +79,13 @@ const msList = (value: Row['message_ms']): number[] => {
   return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 };
 
+export type FigureRange = { from?: string | undefined; to?: string | undefined };
+
 /**
- * The reports of `scope` filed on the days `from` to `to` (YYYY-MM-DD, WIB, both inclusive), oldest
- * first. `clocks`: with the clock facts and handler messages (Statistik); without, location only.
+ * The index rows (alias `i`) of `scope` filed on the days `from` to `to` (YYYY-MM-DD, WIB, both
+ * inclusive). `scope.companyIds` must not be empty.
  */
-export async function figureRows(
-  store: Store,
-  scope: FigureScope,
-  range: { from?: string | undefined; to?: string | undefined },
-  clocks: boolean,
-): Promise<FigureRow[]> {
-  if (scope.companyIds.length === 0) return [];
+export function scopeWhere(scope: FigureScope, range: FigureRange): SQL {
   const conditions = [sql`i.company_id in ${[...scope.companyIds]}`, sql`i.filed_at <> ''`];
   if (range.from) conditions.push(sql`left(i.filed_at, 10) >= ${range.from}`);
   if (range.to) conditions.push(sql`left(i.filed_at, 10) <= ${range.to}`);
@@ -100,7 +96,21 @@ export async function figureRows(
         : sql`(i.line_id is null or i.line_id = ${scope.staffLineId})`,
     );
   }
-  const where = sql.join(conditions, sql` and `);
+  return sql.join(conditions, sql` and `);
+}
+
+/**
+ * The reports of `scope` filed on the days `from` to `to` (YYYY-MM-DD, WIB, both inclusive), oldest
+ * first. `clocks`: with the clock facts and handler messages (Statistik); without, location only.
+ */
+export async function figureRows(
+  store: Store,
+  scope: FigureScope,
+  range: FigureRange,
+  clocks: boolean,
+): Promise<FigureRow[]> {
+  if (scope.companyIds.length === 0) return [];
+  const where = scopeWhere(scope, range);
   const returned = sql`exists (select 1 from case_return r where r.company_id = i.company_id
     and r.case_id = i.case_id and r.case_binding = i.case_binding) as returned`;
   // The clock row and the messages of the index row's own incarnation (store/case-binding.ts), as the

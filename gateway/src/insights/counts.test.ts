@@ -1,0 +1,211 @@
+/**
+ * The figures counted in SQL (counts.ts) equal the straightforward JavaScript computation over the same
+ * index rows (test/insights-reference.ts: one row per report through the case detail's own clock), on
+ * PostgreSQL and PGlite, for generated reports: every kind of clock fact (none, Baru, a log that
+ * acknowledged and answered at once, later or out of order), handler and reporter messages of the same
+ * and of other incarnations, unbound rows inside and outside the grace, equal seconds of log and
+ * message, returns, companies with their own deadlines, analysts' lines, regions the legacy lacks.
+ */
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_ACK_DAYS, DEFAULT_FEEDBACK_MONTHS } from '@wbs/shared/handling-clock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseBinder } from '../store/case-binding.ts';
+import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from '../store/database.ts';
+import { sql } from '../store/drizzle.ts';
+import { sealer } from '../store/keyring.ts';
+import type { Store } from '../store/plugin.ts';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../test/databases.ts';
+import {
+  cityFigures,
+  type FigureContext,
+  provinceFigures,
+  figuresOf as referenceFigures,
+  monthlyOf as referenceMonthly,
+} from '../test/insights-reference.ts';
+import { breakdownCounts, cityCounts, figureCounts, placeCounts } from './counts.ts';
+import { cityFiguresOf, figuresOf, monthlyOf, provinceFiguresOf } from './figures.ts';
+import { type FigureScope, figureRows } from './store.ts';
+
+const FINALS = new Set([13, 21]);
+const STATUSES = [null, 1, 1, 2, 5, 13, 21];
+const PROVINCES = new Set([11, 32, 35]);
+const CITIES = new Set([3201, 3273, 3578]);
+const OWN_DEADLINES = { companyId: 2, ackDays: 3, feedbackMonths: 2 };
+const DEFAULTS = { ackDays: DEFAULT_ACK_DAYS, feedbackMonths: DEFAULT_FEEDBACK_MONTHS };
+/**
+ * As the reply carries it (JSON): JavaScript's Math.round gives -0 for a duration just under zero
+ * (a message a few hours before the filing time), SQL 0; both are sent as 0.
+ */
+const sent = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** A small deterministic generator (mulberry32): the same reports on every run and engine. */
+function random(seed: number) {
+  let a = seed;
+  const next = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
+  return { next, int, pick, chance: (p: number) => next() < p };
+}
+
+const WIB = 7 * 3_600_000;
+const wall = (ms: number) => new Date(ms + WIB).toISOString().slice(0, 19);
+const START = Date.parse('2024-01-01T00:00:00+07:00');
+const DAY = 86_400_000;
+
+async function generate(store: Store, seed: number, reports: number) {
+  const r = random(seed);
+  const db = store.db;
+  for (const table of ['case_index', 'case_clock', 'case_message', 'case_return', 'handling_deadline'])
+    await db.execute(sql.raw(`delete from ${table}`));
+  await db.execute(sql`insert into handling_deadline (company_id, ack_days, feedback_months)
+    values (${OWN_DEADLINES.companyId}, ${OWN_DEADLINES.ackDays}, ${OWN_DEADLINES.feedbackMonths})`);
+  for (let n = 1; n <= reports; n++) {
+    const companyId = r.int(1, 3);
+    const binding = `b${n}`;
+    const filedMs = START + r.int(0, 800) * DAY + r.int(0, 86_399) * 1000;
+    const filedAt = wall(filedMs);
+    const statusId = r.pick(STATUSES);
+    const detailRead = r.chance(0.85);
+    const anonymous = r.pick([null, true, false, false]);
+    const provinceId = r.chance(0.8) ? r.pick([11, 32, 35, 35, 99]) : null;
+    const cityId = provinceId !== null && r.chance(0.8) ? r.pick([3201, 3273, 3578, 3599]) : null;
+    await db.execute(sql`insert into case_index (company_id, case_id, case_binding, line_id, category_id,
+        status_id, channel_id, anonymous, filed_at, province_id, city_id, detail_read)
+      values (${companyId}, ${n}, ${binding}, ${r.pick([null, 1, 2, 3])}, 1, ${statusId},
+        ${r.pick([null, 1, 2, 3, 4])}, ${anonymous}, ${filedAt}, ${provinceId}, ${cityId}, ${detailRead})`);
+    // Times of events: seconds after filing, sometimes before it, sometimes on the same second.
+    const at = () => filedMs + r.pick([-2, 0, 1, 3, 10, 40, 100, 200]) * r.int(0, DAY / 1000) * 10;
+    const eventTimes: number[] = [];
+    if (r.chance(0.75)) {
+      const kind = r.int(0, 4);
+      const ack = kind === 0 ? null : at();
+      const answered =
+        kind === 0 ? (r.chance(0.2) ? at() : null) : kind === 1 ? ack : kind === 2 ? at() : null;
+      if (ack !== null) eventTimes.push(ack);
+      const clockBinding = r.pick([binding, binding, binding, null, 'other']);
+      const clockFiled = clockBinding === null && r.chance(0.3) ? wall(filedMs + DAY) : filedAt;
+      await db.execute(sql`insert into case_clock (company_id, case_id, case_binding, filed_at, ack_days,
+          feedback_months, status_id_seen, log_acknowledged_at, log_answered_at)
+        values (${companyId}, ${n}, ${clockBinding}, ${clockFiled}, ${r.int(1, 30)}, ${r.int(1, 12)},
+          ${statusId}, ${ack === null ? null : wall(ack)}, ${answered === null ? null : wall(answered)})`);
+    }
+    for (let m = r.int(0, 4); m > 0; m--) {
+      // Some on the very second of a log event (with milliseconds the clock cuts off).
+      const base = eventTimes.length > 0 && r.chance(0.3) ? r.pick(eventTimes) + r.int(0, 999) : at();
+      const messageBinding = r.pick([binding, binding, null, 'other']);
+      // Unbound: kept when no earlier than a minute before filing.
+      const createdMs = messageBinding === null && r.chance(0.4) ? filedMs - r.int(0, 120) * 1000 : base;
+      const handler = r.chance(0.7);
+      await db.execute(sql`insert into case_message (company_id, case_id, case_binding, author_kind,
+          author_user_id, author_user_type, key_id, sealed, created_at)
+        values (${companyId}, ${n}, ${messageBinding}, ${handler ? 'handler' : 'reporter'},
+          ${handler ? 7 : null}, ${handler ? 2 : null}, 'k', 'x', ${new Date(createdMs).toISOString()})`);
+    }
+    if (r.chance(0.2)) {
+      await db.execute(sql`insert into case_return (company_id, case_id, case_binding)
+        values (${companyId}, ${n}, ${r.chance(0.8) ? binding : 'other'})`);
+    }
+  }
+}
+
+const SCOPES: { label: string; scope: FigureScope; companies: number[] }[] = [
+  { label: 'the group', scope: { companyIds: [1, 2, 3] }, companies: [1, 2, 3] },
+  { label: 'a company with its own deadlines', scope: { companyIds: [2] }, companies: [2] },
+  { label: "an analyst's line", scope: { companyIds: [1], staffLineId: 2 }, companies: [1] },
+  { label: 'an analyst of no line', scope: { companyIds: [3], staffLineId: null }, companies: [3] },
+];
+const RANGES = [
+  { from: '2024-01-01', to: '2026-03-31' },
+  { from: '2024-07-15', to: '2025-02-10' },
+  { from: '2025-01-01', to: '2025-01-01' },
+];
+
+describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
+  let testDatabase: TestDatabase | undefined;
+  let database: Database;
+  let store: Store;
+
+  beforeAll(async () => {
+    if (engine === 'postgresql') {
+      testDatabase = await createTestDatabase();
+      database = await openPostgres(testDatabase.url, () => {});
+    } else {
+      database = await openEmbedded(MEMORY_DATA_DIR);
+    }
+    store = {
+      db: database.db,
+      engine: database.engine,
+      embedded: database.embedded,
+      sealer: sealer([{ id: 'k', key: randomBytes(32) }]),
+      cases: caseBinder(randomBytes(32), () => {}),
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+  });
+
+  it.each([1, 2, 3])(
+    'equal the JavaScript computation over the same rows (seed %i)',
+    async (seed) => {
+      await generate(store, seed, 400);
+      const ctx: FigureContext = {
+        finals: FINALS,
+        deadlines: (companyId) => (companyId === OWN_DEADLINES.companyId ? OWN_DEADLINES : DEFAULTS),
+        today: '2026-06-01',
+      };
+      let measured = 0;
+      for (const { label, scope, companies } of SCOPES) {
+        for (const range of RANGES) {
+          const where = `${label}, ${range.from}..${range.to}`;
+          const rows = await figureRows(store, scope, range, true);
+          const counted = await figureCounts(store, scope, range, {
+            finals: FINALS,
+            newStatusId: 1,
+            defaults: DEFAULTS,
+          });
+          expect(sent(figuresOf(counted.get(null))), where).toEqual(sent(referenceFigures(rows, ctx)));
+          for (const companyId of companies) {
+            const own = rows.filter((row) => row.companyId === companyId);
+            expect(sent(figuresOf(counted.get(companyId))), `${where}, company ${companyId}`).toEqual(
+              sent(referenceFigures(own, ctx)),
+            );
+          }
+          measured += referenceFigures(rows, ctx).acknowledge.measured;
+
+          const breakdowns = await breakdownCounts(store, scope, range, FINALS);
+          expect(monthlyOf(breakdowns.months, range.from, range.to), where).toEqual(
+            referenceMonthly(rows, range.from, range.to, FINALS),
+          );
+          for (const id of [1, 2, 3, 4]) {
+            expect(breakdowns.channels.get(id) ?? 0, `${where}, channel ${id}`).toBe(
+              rows.filter((row) => row.channelId === id).length,
+            );
+          }
+          for (const id of FINALS) {
+            expect(breakdowns.statuses.get(id) ?? 0, `${where}, status ${id}`).toBe(
+              rows.filter((row) => row.statusId === id).length,
+            );
+          }
+
+          const places = provinceFiguresOf(await placeCounts(store, scope, range), PROVINCES);
+          expect(places, where).toEqual(provinceFigures(rows, PROVINCES));
+          for (const provinceId of PROVINCES) {
+            expect(
+              cityFiguresOf(await cityCounts(store, scope, range, provinceId), CITIES),
+              `${where}, province ${provinceId}`,
+            ).toEqual(cityFigures(rows, PROVINCES, provinceId, CITIES));
+          }
+        }
+      }
+      // The generated reports did give durations to compare, not only empty figures.
+      expect(measured).toBeGreaterThan(100);
+    },
+    120_000,
+  );
+});
