@@ -9,29 +9,15 @@
  * - Unggah Bukti posts once, with the text parts only, and the case lists the added file.
  */
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type FilePayload, makePdf } from '../../support/files.ts';
 import { startWeakLink, type WeakLink } from '../../support/weak-link.ts';
-import { baseUrl, fileGuestReport, snackbar, trackCase, useJourney } from './support.ts';
+import { baseUrl, fileGuestReport, forgive, snackbar, trackCase, useJourney } from './support.ts';
+import { bigPdf, cutAndResume, patchOffsets, uploadReaches, uploadRow } from './uploads.ts';
 
 const journey = useJourney('resumable-evidence-tracker');
 const stamp = Date.now().toString(36);
 const PASSWORD = `Sumur-Tambah-${stamp}`;
-
-/** A valid PDF padded to about `kb` KB (bytes after %%EOF are ignored by readers). */
-function bigPdf(name: string, kb: number): FilePayload {
-  const pdf = makePdf(name, `Bukti ${name}`);
-  const padding = Buffer.from(`\n%${randomBytes(kb * 512).toString('hex')}\n`, 'latin1');
-  return { ...pdf, buffer: Buffer.concat([pdf.buffer, padding]) };
-}
-
-async function phaseOf(scope: ReturnType<Page['getByRole']>, name: string): Promise<string | null> {
-  return scope
-    .locator(`[data-file-name="${name}"]`)
-    .locator('[data-upload-phase]')
-    .getAttribute('data-upload-phase');
-}
 
 describe('Tambah Bukti on a weak link', () => {
   it('resumes an upload cut by the link, refuses a damaged file next to its name, adds once', async () => {
@@ -47,14 +33,10 @@ describe('Tambah Bukti on a weak link', () => {
     const tracker = await journey.actor('tracker-weak-link', { baseUrl: `http://localhost:${link.port}` });
     const { page } = tracker;
 
-    const offsets: number[] = [];
+    const offsets = patchOffsets(page);
     const evidencePosts: string[] = [];
     page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (request.method() === 'PATCH' && path.startsWith('/api/v1/uploads/')) {
-        offsets.push(Number(request.headers()['upload-offset'] ?? '-1'));
-      }
-      if (request.method() === 'POST' && path === '/api/v1/tracking/attachments') {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/tracking/attachments') {
         evidencePosts.push(request.postData() ?? '');
       }
     });
@@ -66,25 +48,8 @@ describe('Tambah Bukti on a weak link', () => {
     // The file uploads as soon as it is chosen; the journey cuts the link half way.
     const added = bigPdf(`tambahan-${stamp}.pdf`, 1500);
     await add.getByLabel('Lampiran Tambahan', { exact: true }).setInputFiles(added);
-    const row = add.locator(`[data-file-name="${added.name}"]`);
-    await expect
-      .poll(
-        async () => Number(await row.locator('[data-upload-percent]').getAttribute('data-upload-percent')),
-        { timeout: 20_000 },
-      )
-      .toBeGreaterThanOrEqual(15);
-    link.cut();
-    await expect.poll(() => phaseOf(add, added.name), { timeout: 15_000 }).toBe('retrying');
-    await row.getByText('Koneksi terputus, mencoba lagi…').waitFor();
-    await page.waitForTimeout(1500);
-    link.restore();
-    await expect.poll(() => phaseOf(add, added.name), { timeout: 60_000 }).toBe('accepted');
-    await row.getByText('Terunggah').waitFor();
-    expect(offsets[0]).toBe(0);
-    expect(
-      offsets.some((offset) => offset > 0),
-      `a PATCH resumed from a saved offset (offsets sent: ${offsets.join(', ')})`,
-    ).toBe(true);
+    await uploadReaches(uploadRow(add, added.name), 15);
+    await cutAndResume(link, add, added.name, offsets);
 
     // A damaged file: refused next to its name when its upload completes, before Unggah Bukti.
     const damaged: FilePayload = {
@@ -110,9 +75,7 @@ describe('Tambah Bukti on a weak link', () => {
     expect(page.url()).not.toContain(caseNumber);
 
     // The link cuts make the browser log failed requests: those are this journey's own doing.
-    for (let i = tracker.problems.length - 1; i >= 0; i--) {
-      if (/net::ERR|Failed to load resource/.test(tracker.problems[i] ?? '')) tracker.problems.splice(i, 1);
-    }
+    forgive(tracker.problems, /net::ERR|Failed to load resource/);
     tracker.expectClean();
     await link.close();
   }, 300_000);

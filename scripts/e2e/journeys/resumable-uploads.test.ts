@@ -9,11 +9,11 @@
  * - a report with five resumed files is filed once (one POST /cases).
  */
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type FilePayload, makePdf } from '../../support/files.ts';
+import type { FilePayload } from '../../support/files.ts';
 import { startWeakLink, type WeakLink } from '../../support/weak-link.ts';
-import { baseUrl, useJourney } from './support.ts';
+import { baseUrl, forgive, useJourney } from './support.ts';
+import { bigPdf, cutAndResume, patchOffsets, phaseOf, uploadReaches, uploadRow } from './uploads.ts';
 import {
   fillCasePassword,
   fillCommunication,
@@ -28,19 +28,6 @@ import {
 const journey = useJourney('resumable-uploads');
 const stamp = Date.now().toString(36);
 
-/** A valid PDF padded to about `kb` KB (bytes after %%EOF are ignored by readers). */
-function bigPdf(name: string, kb: number): FilePayload {
-  const pdf = makePdf(name, `Bukti ${name}`);
-  const padding = Buffer.from(`\n%${randomBytes(kb * 512).toString('hex')}\n`, 'latin1');
-  return { ...pdf, buffer: Buffer.concat([pdf.buffer, padding]) };
-}
-
-const rowOf = (page: Page, name: string) => page.getByRole('main').locator(`[data-file-name="${name}"]`);
-
-async function phaseOf(page: Page, name: string): Promise<string | null> {
-  return rowOf(page, name).locator('[data-upload-phase]').getAttribute('data-upload-phase');
-}
-
 describe('evidence on a weak link', () => {
   it('uploads at once with progress, resumes after a cut, refuses a damaged file early, files once', async () => {
     const link: WeakLink = await startWeakLink({
@@ -52,14 +39,10 @@ describe('evidence on a weak link', () => {
     const { page } = guest;
     const main = page.getByRole('main');
 
-    const offsets: number[] = [];
+    const offsets = patchOffsets(page);
     let casePosts = 0;
     page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (request.method() === 'PATCH' && path.startsWith('/api/v1/uploads/')) {
-        offsets.push(Number(request.headers()['upload-offset'] ?? '-1'));
-      }
-      if (request.method() === 'POST' && path === '/api/v1/cases') casePosts += 1;
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/cases') casePosts += 1;
     });
 
     await page.goto('/case/create');
@@ -77,41 +60,23 @@ describe('evidence on a weak link', () => {
     // Progress is visible while the evidence uploads.
     const evidence = bigPdf(`bukti-utama-${stamp}.pdf`, 1500);
     await main.getByLabel('Bukti Pendukung', { exact: true }).setInputFiles(evidence);
-    const row = rowOf(page, evidence.name);
-    await expect
-      .poll(
-        async () => Number(await row.locator('[data-upload-percent]').getAttribute('data-upload-percent')),
-        {
-          timeout: 20_000,
-        },
-      )
-      .toBeGreaterThanOrEqual(15);
+    const row = uploadRow(main, evidence.name);
+    await uploadReaches(row, 15);
     const line = (await row.innerText()).replace(/\s+/g, ' ');
     expect(line).toMatch(/Mengunggah · \d+% · .+ dari .+ · (sisa \d+ (detik|menit)|menghitung sisa waktu…)/);
 
     // The link is cut mid-upload: the row says so; back online, the upload goes on from its offset.
-    link.cut();
-    await expect.poll(() => phaseOf(page, evidence.name), { timeout: 15_000 }).toBe('retrying');
-    await row.getByText('Koneksi terputus, mencoba lagi…').waitFor();
-    await page.waitForTimeout(1500);
-    link.restore();
-    await expect.poll(() => phaseOf(page, evidence.name), { timeout: 60_000 }).toBe('accepted');
-    await row.getByText('Terunggah').waitFor();
-    expect(offsets[0]).toBe(0);
-    expect(
-      offsets.some((offset) => offset > 0),
-      `a PATCH resumed from a saved offset (offsets sent: ${offsets.join(', ')})`,
-    ).toBe(true);
+    await cutAndResume(link, main, evidence.name, offsets);
 
     // Jeda and Lanjutkan.
     const second = bigPdf(`lampiran-1-${stamp}.pdf`, 800);
     await main.getByLabel('Lampiran Lainnya', { exact: true }).setInputFiles(second);
-    const secondRow = rowOf(page, second.name);
+    const secondRow = uploadRow(main, second.name);
     await secondRow.getByRole('button', { name: `Jeda ${second.name}` }).click();
-    await expect.poll(() => phaseOf(page, second.name)).toBe('paused');
+    await expect.poll(() => phaseOf(main, second.name)).toBe('paused');
     await secondRow.getByText(/^Dijeda · \d+%/).waitFor();
     await secondRow.getByRole('button', { name: `Lanjutkan ${second.name}` }).click();
-    await expect.poll(() => phaseOf(page, second.name), { timeout: 60_000 }).toBe('accepted');
+    await expect.poll(() => phaseOf(main, second.name), { timeout: 60_000 }).toBe('accepted');
 
     // A damaged file: refused next to its name as soon as its upload completes, before Simpan.
     const damaged: FilePayload = {
@@ -130,22 +95,12 @@ describe('evidence on a weak link', () => {
     // Three more, one of them cut on the way: five files in all.
     const rest = [2, 3, 4].map((i) => bigPdf(`lampiran-${i}-${stamp}.pdf`, 400));
     await main.getByLabel('Lampiran Lainnya', { exact: true }).setInputFiles(rest);
-    await expect
-      .poll(
-        async () =>
-          Number(
-            await rowOf(page, rest[0]?.name ?? '')
-              .locator('[data-upload-percent]')
-              .getAttribute('data-upload-percent'),
-          ),
-        { timeout: 20_000 },
-      )
-      .toBeGreaterThan(0);
+    await uploadReaches(uploadRow(main, rest[0]?.name ?? ''), 1);
     link.cut();
     await page.waitForTimeout(1500);
     link.restore();
     for (const file of rest) {
-      await expect.poll(() => phaseOf(page, file.name), { timeout: 90_000 }).toBe('accepted');
+      await expect.poll(() => phaseOf(main, file.name), { timeout: 90_000 }).toBe('accepted');
     }
 
     link.setRate(50 * 1024 * 1024);
@@ -156,11 +111,7 @@ describe('evidence on a weak link', () => {
     expect(casePosts, 'the report was filed in one request').toBe(1);
 
     // The link cuts make the browser log failed requests: those are this journey's own doing.
-    for (let i = guest.problems.length - 1; i >= 0; i--) {
-      if (/net::ERR|Failed to load resource/.test(guest.problems[i] ?? '')) {
-        guest.problems.splice(i, 1);
-      }
-    }
+    forgive(guest.problems, /net::ERR|Failed to load resource/);
     guest.expectClean();
     await link.close();
   }, 300_000);

@@ -372,3 +372,8 @@ export async function fileGuestReport(input: {
   }
   return caseNumber;
 }
+
+/** Drops browser events a journey provokes on purpose (aborted requests, a cut link, caught failures). */
+export function forgive(problems: string[], pattern: RegExp): void {
+  for (let i = problems.length - 1; i >= 0; i--) if (pattern.test(problems[i] ?? '')) problems.splice(i, 1);
+}

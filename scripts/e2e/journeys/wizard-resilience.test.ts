@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { makeBrokenPng, makePdf } from '../../support/files.ts';
-import { PHONE, snackbar, trackCase, useJourney } from './support.ts';
+import { forgive, PHONE, snackbar, trackCase, useJourney } from './support.ts';
 import {
   fillCasePassword,
   fillGuestWizardToEvidence,
@@ -44,11 +44,6 @@ async function chooseEvidence(page: Page, name: string) {
   await page.getByRole('main').getByText(name).waitFor();
   // Files upload as soon as they are chosen: this journey is about Simpan, so the file is in first.
   await page.getByRole('main').locator(`[data-file-name="${name}"] [data-upload-phase="accepted"]`).waitFor();
-}
-
-/** Drops browser events this journey provokes on purpose (aborted requests, caught failures). */
-function forgive(problems: string[], pattern: RegExp) {
-  for (let i = problems.length - 1; i >= 0; i--) if (pattern.test(problems[i] ?? '')) problems.splice(i, 1);
 }
 
 describe('the reporter never loses a report', () => {
