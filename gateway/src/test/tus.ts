@@ -2,6 +2,7 @@
  * Test helpers of the resumable uploads (routes/uploads): a tus client in `fastify.inject` calls,
  * speaking the protocol by hand so tests can cut, resume and misbehave exactly.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 export const TUS = { 'tus-resumable': '1.0.0' };
@@ -54,12 +55,13 @@ export function createUpload(
 /** The upload's id from a creation reply's Location. */
 export const uploadIdOf = (location: unknown) => String(location).split('/').pop() ?? '';
 
+/** A PATCH of `bytes` at `offset`; a stream body stands for a link that stalls or drops mid-way. */
 export function patch(
   app: FastifyInstance,
   token: string,
   id: string,
   offset: number,
-  bytes: Uint8Array,
+  bytes: Uint8Array | Readable,
   extra: Record<string, string> = {},
 ) {
   return app.inject({
@@ -72,7 +74,7 @@ export function patch(
       'content-type': 'application/offset+octet-stream',
       ...extra,
     },
-    payload: Buffer.from(bytes),
+    payload: bytes instanceof Readable ? bytes : Buffer.from(bytes),
   });
 }
 

@@ -225,6 +225,12 @@ export async function legacyDownload(url: string, token: string): Promise<Buffer
   return Buffer.from(await res.arrayBuffer());
 }
 
+/** The attachment of activity log `logId` of company 1 as the legacy stores it (read as its admin). */
+export async function storedLogAttachment(legacyApiUrl: string, logId: number | undefined): Promise<Buffer> {
+  const token = await legacyToken(legacyApiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
+  return legacyDownload(`${legacyApiUrl}/WBSCase/DownloadCaseLogAttachement/1/${logId}`, token);
+}
+
 /** A valid PDF of about `bytes` bytes (an embedded stream of random bytes), for uploads of a set size. */
 export async function pdfOfSize(bytes: number, title = 'Bukti'): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

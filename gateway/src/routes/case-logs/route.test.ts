@@ -4,12 +4,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browser, buildTestApp, signIn, signInAs, type TestApp } from '../../test/helpers.ts';
 import {
   type FileSpec,
-  legacyDownload,
   legacyToken,
   legacyTrack,
   multipart,
   pdfBytes,
   pngBytes,
+  storedLogAttachment,
 } from '../../test/uploads.ts';
 
 let t: TestApp;
@@ -85,11 +85,7 @@ describe('POST /cases/{id}/logs', () => {
       caseLogMessage: 'Dialihkan ke Dewan Pengawas',
       caseLogAttachmentName: 'nota.pdf',
     });
-    const token = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
-    const stored = await legacyDownload(
-      `${t.legacy.apiUrl}/WBSCase/DownloadCaseLogAttachement/1/${log?.caseLogId}`,
-      token,
-    );
+    const stored = await storedLogAttachment(t.legacy.apiUrl, log?.caseLogId);
     expect((await PDFDocument.load(stored, { updateMetadata: false })).getAuthor()).toBeUndefined();
   });
 

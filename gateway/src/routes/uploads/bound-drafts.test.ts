@@ -21,18 +21,16 @@ import {
   openDraft,
   openDraftAt,
   patch,
-  TUS,
   uploadIdOf,
   uploadWhole,
 } from '../../test/tus.ts';
 import {
   guestAnonymousFields,
-  legacyDownload,
-  legacyToken,
   legacyTrack,
   multipart,
   pdfBytes,
   pngBytes,
+  storedLogAttachment,
 } from '../../test/uploads.ts';
 
 const [baru, investigasi] = demoCases;
@@ -250,11 +248,7 @@ describe('activity-log attachments from a draft', () => {
     expect(after.caselogs).toHaveLength(fresh.caselogs.length + 1);
     const log = after.caselogs.at(-1);
     expect(log).toMatchObject({ caseLogMessage: LOG_FIELDS.message, caseLogAttachmentName: 'nota.pdf' });
-    const legacy = await legacyToken(t.legacy.apiUrl, 'admin.kahuripan', 'Perusahaan#2026!');
-    const stored = await legacyDownload(
-      `${t.legacy.apiUrl}/WBSCase/DownloadCaseLogAttachement/1/${log?.caseLogId}`,
-      legacy,
-    );
+    const stored = await storedLogAttachment(t.legacy.apiUrl, log?.caseLogId);
     expect((await PDFDocument.load(stored, { updateMetadata: false })).getAuthor()).toBeUndefined();
   });
 
@@ -415,17 +409,7 @@ describe('limits shared with the other uploads', () => {
         body.push(Buffer.from(bytes.subarray(100)));
         body.push(null);
       });
-      const slow = capped.app.inject({
-        method: 'PATCH',
-        url: `/api/v1/uploads/${slowId}`,
-        headers: {
-          ...TUS,
-          'upload-draft': token,
-          'upload-offset': '0',
-          'content-type': 'application/offset+octet-stream',
-        },
-        payload: body,
-      });
+      const slow = patch(capped.app, token, slowId, 0, body);
       for (let i = 0; i < 100 && capped.app.uploads.spools.active === 0; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -120,19 +120,7 @@ describe('a draft and its uploads', () => {
         this.read = () => undefined;
       },
     });
-    await t.app
-      .inject({
-        method: 'PATCH',
-        url: `/api/v1/uploads/${id}`,
-        headers: {
-          ...TUS,
-          'upload-draft': token,
-          'upload-offset': '0',
-          'content-type': 'application/offset+octet-stream',
-        },
-        payload: body,
-      })
-      .catch(() => undefined);
+    await patch(t.app, token, id, 0, body).catch(() => undefined);
     const offset = Number((await head(t.app, token, id)).headers['upload-offset']);
     expect(offset).toBeGreaterThan(0);
     expect(offset).toBeLessThanOrEqual(cutAt);
