@@ -2,7 +2,8 @@
  * Peta Laporan and Statistik in the browser, over the screens' default period (this month, which
  * holds legacy-sim's map demo: Jawa Timur 7 reports over two cities, Bali 2, 4 without location):
  * - the company admin's map and its table give each province the gateway's figure, a small one as
- *   "<5" without drill-down; a province from 5 opens its cities, and an area's link opens the case
+ *   "<5" without drill-down; a province from 5 opens its cities (in the address: a reload keeps it,
+ *   Back returns to the map), and an area's link opens the case
  *   list filtered by it, whose total is the map's count for that area; Ekspor PNG names the period;
  * - Statistik shows the gateway's figures and its XLSX, CSV and PNG files arrive with the period in
  *   their names;
@@ -122,6 +123,15 @@ describe('Peta Laporan', () => {
     for (const city of cities.cities) {
       expect(await figureOf(cityTable, city.cityName)).toBe(city.suppressed ? '<5' : String(city.total));
     }
+    // The province is in the address: a reload keeps it, the browser's Back returns to the map.
+    expect(new URL(page.url()).searchParams.get('province')).toBe(String(big.provinceId));
+    await page.reload();
+    await cityTable.waitFor();
+    await page.goBack();
+    await table.waitFor();
+    expect(await cityTable.count()).toBe(0);
+    await page.goForward();
+    await cityTable.waitFor();
 
     // An area's link opens the case list filtered by it: exactly its reports.
     const city = cities.cities.find(counted);

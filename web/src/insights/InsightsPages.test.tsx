@@ -115,6 +115,22 @@ describe('Peta Laporan', () => {
     expect(await screen.findByRole('table', { name: 'Jumlah laporan per provinsi' })).toBeTruthy();
   });
 
+  it('keeps the period and the province in the address: a drill-down is one history entry', async () => {
+    fakeGateway(routes, { query: false });
+    const location = renderAt('/admin/maps', <MapsPage user={companyAdmin} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Jawa Barat' }));
+    await screen.findByRole('table', { name: 'Jumlah laporan per kota dan kabupaten di Jawa Barat' });
+    const drilled = location.history.at(-1) ?? '';
+    expect(drilled).toMatch(/^\/admin\/maps\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&province=32$/);
+    cleanUp();
+    // The same address opened afresh (a reload, a copied link) shows the same province.
+    fakeGateway(routes, { query: false });
+    renderAt(drilled, <MapsPage user={companyAdmin} />);
+    expect(
+      await screen.findByRole('table', { name: 'Jumlah laporan per kota dan kabupaten di Jawa Barat' }),
+    ).toBeTruthy();
+  });
+
   it("asks a partner's figures for all its companies, then for the one chosen", async () => {
     const calls = fakeGateway(routes, {
       otherwise: (key) =>

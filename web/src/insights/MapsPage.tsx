@@ -20,12 +20,12 @@ import {
 } from '@chakra-ui/react';
 
 import { UI_MESSAGES } from '@wbs/shared/messages';
-import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { lazy, type ReactNode, Suspense, useMemo, useRef } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { User } from '../api/types.ts';
 import { useApi } from '../api/useApi.ts';
 import { exportChartsWithNotice } from '../dashboard/exportPng.ts';
-import { BAR_THICKNESS, countChart, type DateRange, defaultRange, periodText } from '../dashboard/model.ts';
+import { BAR_THICKNESS, countChart, type DateRange, periodText } from '../dashboard/model.ts';
 import { RangeFilter } from '../dashboard/RangeFilter.tsx';
 import { type MapCitiesReply, type MapProvincesReply, mapCities, mapProvinces } from './calls.ts';
 import { InsightScopeField, useInsightScope } from './InsightScope.tsx';
@@ -37,6 +37,8 @@ import {
   insightFileName,
   isOpenable,
   MAP_COLORS,
+  mapViewHref,
+  mapViewOf,
   stepLabels,
 } from './model.ts';
 import { INSIGHT_TEXTS as T } from './texts.ts';
@@ -385,8 +387,11 @@ function CitiesView(props: {
 
 export default function MapsPage({ user }: { user: User }) {
   const scope = useInsightScope(user);
-  const [range, setRange] = useState<DateRange>(() => defaultRange());
-  const [provinceId, setProvinceId] = useState(0);
+  // The period and the province are the address's (model.ts mapViewOf): Back leaves a province for
+  // the map, a reload keeps the view.
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const { range, provinceId } = useMemo(() => mapViewOf(search), [search]);
   const mapBox = useRef<HTMLDivElement>(null);
   const chartBox = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -397,13 +402,9 @@ export default function MapsPage({ user }: { user: User }) {
   const province = provinces.data?.provinces.find((p) => p.provinceId === provinceId);
 
   const select = (id: number) => {
-    setProvinceId(id);
+    navigate(mapViewHref({ range, provinceId: id }));
     // The view changes under the user: the heading of the new view takes the focus.
     requestAnimationFrame(() => headingRef.current?.focus());
-  };
-  const changeScope = (apply: () => void) => {
-    apply();
-    setProvinceId(0);
   };
 
   const exportPng = async () => {
@@ -434,10 +435,18 @@ export default function MapsPage({ user }: { user: User }) {
       <Heading as="h1" size="2xl">
         {T.mapsTitle}
       </Heading>
-      <InsightScopeField scope={{ ...scope, choose: (id) => changeScope(() => scope.choose(id)) }} />
+      <InsightScopeField
+        scope={{
+          ...scope,
+          choose: (id) => {
+            scope.choose(id);
+            if (provinceId) navigate(mapViewHref({ range, provinceId: 0 }));
+          },
+        }}
+      />
       <RangeFilter
         applied={range}
-        onApply={(next) => changeScope(() => setRange(next))}
+        onApply={(next) => navigate(mapViewHref({ range: next, provinceId: 0 }))}
         actions={
           <Button type="button" variant="outline" onClick={() => void exportPng()}>
             {T.exportPng}

@@ -9,6 +9,8 @@ import {
   insightFileName,
   isOpenable,
   MAP_COLORS,
+  mapViewHref,
+  mapViewOf,
   monthLabel,
   provinceIdOf,
 } from './model.ts';
@@ -107,5 +109,44 @@ describe('areas', () => {
       'Statistik - A-B - 01-05-2026 sd 31-05-2026.csv',
     );
     expect(monthLabel('2026-08')).toBe('Agu 2026');
+  });
+});
+
+describe("Peta Laporan's view in the address", () => {
+  const today = new Date(2026, 4, 14);
+  const month = { from: '2026-05-01', to: '2026-05-31' };
+
+  it('reads back what it writes', () => {
+    for (const view of [
+      { range: { from: '2025-01-01', to: '2026-05-14' }, provinceId: 35 },
+      { range: { from: '2026-05-03', to: '2026-05-03' }, provinceId: 0 },
+    ]) {
+      const href = mapViewHref(view);
+      expect(href.startsWith('~/admin/maps?')).toBe(true);
+      expect(mapViewOf(href.slice(href.indexOf('?') + 1), today)).toEqual(view);
+    }
+  });
+
+  it('falls back to the default period and the provinces on anything else', () => {
+    const junk = [
+      '',
+      'from=2026-05-31&to=2026-05-01',
+      'from=31/05/2026&to=2026-06-01',
+      'from=2026-02-30&to=2026-03-01',
+      'to=2026-05-01',
+      'province=-3',
+      'province=1.5',
+      'province=1e400',
+      'province=abc',
+      `province=${'9'.repeat(40)}`,
+      'from=%00&to=%ff&province=%20',
+    ];
+    for (const search of junk) {
+      const view = mapViewOf(search, today);
+      expect(view.provinceId, search).toBe(0);
+      if (!search.includes('from=2026')) expect(view.range, search).toEqual(month);
+    }
+    expect(mapViewOf('from=2026-05-31&to=2026-05-01', today).range).toEqual(month);
+    expect(mapViewOf('province=32', today)).toEqual({ range: month, provinceId: 32 });
   });
 });

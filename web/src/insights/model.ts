@@ -3,8 +3,8 @@
  * of an area, its text ("<5" for a small one), the links to the case list and the file names. No
  * React, no DOM: unit-tested in model.test.ts.
  */
-import { isoToDisplay, toIsoDate } from '@wbs/shared/dates';
-import type { DateRange } from '../dashboard/model.ts';
+import { isoToDisplay, isSupportedIsoDate, toIsoDate } from '@wbs/shared/dates';
+import { type DateRange, defaultRange } from '../dashboard/model.ts';
 
 /** An area's count as the gateway gives it: a number (0 or from 5 up), or suppressed (1 to 4). */
 export type AreaCount = { total: number | null; suppressed: boolean };
@@ -106,6 +106,32 @@ export function caseAreaHref(
     params.set('to', range.to < today ? range.to : today);
   }
   return `/admin/case?${params.toString()}`;
+}
+
+/** What Peta Laporan shows: the period and, drilled into, one province (0: the provinces). */
+export type MapView = { range: DateRange; provinceId: number };
+
+/**
+ * Peta Laporan's view as its address carries it (`?from=&to=&province=`): the browser's Back returns
+ * from a province to the map, and a reload or a copied link opens the same view. An area id and a
+ * period are no reporter's data. A period that is not two dates in order is the default one; an id
+ * that is not a positive integer is the provinces.
+ */
+export function mapViewOf(search: string, today: Date = new Date()): MapView {
+  const params = new URLSearchParams(search);
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const range =
+    isSupportedIsoDate(from) && isSupportedIsoDate(to) && from <= to ? { from, to } : defaultRange(today);
+  const id = Number(params.get('province') ?? '');
+  return { range, provinceId: Number.isSafeInteger(id) && id > 0 ? id : 0 };
+}
+
+/** The address of a view of Peta Laporan (absolute: the screen lives under the nested /admin routes). */
+export function mapViewHref(view: MapView): string {
+  const params = new URLSearchParams({ from: view.range.from, to: view.range.to });
+  if (view.provinceId) params.set('province', String(view.provinceId));
+  return `~/admin/maps?${params.toString()}`;
 }
 
 /**

@@ -47,7 +47,12 @@ export function renderWithProviders(node: ReactNode, options: ProviderOptions = 
 /** As renderWithProviders, inside a router that starts at `path`; returns its location (history recorded). */
 export function renderAt(path: string, node: ReactNode, options: ProviderOptions = {}) {
   const location = memoryLocation({ path, record: true });
-  renderWithProviders(<Router hook={location.hook}>{node}</Router>, options);
+  renderWithProviders(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      {node}
+    </Router>,
+    options,
+  );
   return location;
 }
 
