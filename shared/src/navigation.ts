@@ -1,6 +1,8 @@
 /** Menus and landing targets by user type (spec section 2); the web app renders these. */
-import { PRIVILEGED_ROLE, type UserTypeId } from './constants.ts';
-import type { Subject } from './permissions.ts';
+import type { UserTypeId } from './constants.ts';
+
+// Where a user lands is its own module: the public pages need it without the menus below.
+export { reportButtonTarget, SECOND_FACTOR_PATHS, targetAfterLogin } from './landing.ts';
 
 export type MenuItem = { label: string; path: string };
 
@@ -26,15 +28,6 @@ export const INSIGHT_PATHS = { maps: '/admin/maps', statistics: '/admin/statisti
 
 /** Keamanan Akun: the user's own second factors (every signed-in type, from the top-bar menu). */
 export const ACCOUNT_SECURITY_PATH = '/admin/keamanan';
-
-/**
- * The sign-in's second step (docs/product/second-factor.md): while a session waits for it, the app
- * shows the screen of its state and nothing else.
- */
-export const SECOND_FACTOR_PATHS = {
-  verify: '/auth/verifikasi',
-  enrol: '/auth/aktifkan-verifikasi',
-} as const;
 
 const SIDE_MENU: Record<UserTypeId, MenuItem[]> = {
   1: [
@@ -128,22 +121,6 @@ export const ADMIN_ROUTES: Record<UserTypeId, string[]> = {
   // Reporters handle no case: they get no notices (the bell and its preferences are staff-only).
   6: ['/admin/profile', '/admin/case', ACCOUNT_SECURITY_PATH],
 };
-
-export function targetAfterLogin(userTypeId: UserTypeId): string {
-  if (userTypeId === 6) return '/admin/case';
-  if (userTypeId === 1) return '/admin/partner';
-  return '/admin/dashboard';
-}
-
-/** Where the landing page's Laporkan button leads. */
-export function reportButtonTarget(subject: Subject): string {
-  if (subject === null) return '/case/create';
-  if (subject.userTypeId === 2 || subject.userTypeId === 3) return '/case/create';
-  if ((subject.userTypeId === 4 || subject.userTypeId === 5) && subject.role === PRIVILEGED_ROLE) {
-    return '/case/create';
-  }
-  return '/admin/dashboard';
-}
 
 /**
  * Top-bar menu entries: Profil (type 6), Ubah Password (types 2, 3, 4, 6), Notifikasi (1–5), Keamanan

@@ -1,10 +1,8 @@
-import { SECOND_FACTOR_PATHS, targetAfterLogin } from '@wbs/shared/navigation';
-import { can } from '@wbs/shared/permissions';
+import { SECOND_FACTOR_PATHS, targetAfterLogin } from '@wbs/shared/landing';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AuthBridge } from './AuthBridge.tsx';
 import { secondFactorReturn, useSession } from './api/session.ts';
-import { subjectOf } from './api/types.ts';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { LogoutPage } from './pages/LogoutPage.tsx';
 import { StepUpBridge } from './second-factor/StepUpBridge.tsx';
@@ -56,19 +54,6 @@ function GuestOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/**
- * The spec redirects signed-in users away from /case, yet sends filers (types 2, 3 and privileged
- * 4/5) to /case/create: a signed-in user may open the wizard only when allowed to file a case.
- */
-function CaseCreateGuard({ children }: { children: ReactNode }) {
-  const { user, loading } = useSession();
-  if (loading) return <PageSpinner />;
-  if (user && !can(subjectOf(user), 'cases:create')) {
-    return <Redirect to={targetAfterLogin(user.userTypeId)} replace />;
-  }
-  return <>{children}</>;
-}
-
 const publicPage = (node: ReactNode) => (
   <PublicLayout>
     <ErrorBoundary offerReload>
@@ -106,11 +91,8 @@ export function App() {
           <Route path={SECOND_FACTOR_PATHS.enrol}>{publicPage(<EnrolPage />)}</Route>
           <Route path="/user/changepassword">{publicPage(<ChangePasswordPage />)}</Route>
           <Route path="/case/create">
-            {publicPage(
-              <CaseCreateGuard>
-                <CaseWizardPage />
-              </CaseCreateGuard>,
-            )}
+            {/* The page itself lets a signed-in user in only when allowed to file (CaseWizardPage.tsx). */}
+            {publicPage(<CaseWizardPage />)}
           </Route>
           <Route path="/admin/checkcase">{publicPage(<CheckCasePage />)}</Route>
           <Route path="/verifikasi-tanda-terima">{publicPage(<VerifyReceiptPage />)}</Route>

@@ -1,7 +1,9 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { USER_TYPE_NAMES } from '@wbs/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeGateway } from '../test/fakeGateway.ts';
-import { cleanUp, renderWithProviders } from '../test/render.tsx';
+import type { User } from '../api/types.ts';
+import { fakeGateway, ok } from '../test/fakeGateway.ts';
+import { cleanUp, renderAt, renderWithProviders } from '../test/render.tsx';
 import CaseWizardPage from './CaseWizardPage.tsx';
 
 vi.mock('../ui/toaster.tsx', () => ({
@@ -24,7 +26,7 @@ describe('report wizard (rendered)', () => {
   it('shows the step-0 messages under the fields on Next and stays on the step', async () => {
     renderWizard();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
     });
     expect(screen.getByText('Identitas Pelapor wajib diisi')).toBeTruthy();
     expect(screen.getByText('Provinsi wajib diisi')).toBeTruthy();
@@ -33,7 +35,7 @@ describe('report wizard (rendered)', () => {
 
   it('hides name, address and location fields in anonymous mode', async () => {
     renderWizard();
-    expect(screen.getByLabelText('Nama')).toBeTruthy();
+    expect(await screen.findByLabelText('Nama')).toBeTruthy();
     await act(async () => {
       fireEvent.click(screen.getByLabelText('Tanpa Identitas'));
     });
@@ -44,5 +46,43 @@ describe('report wizard (rendered)', () => {
     const notice = screen.getByTestId('contact-use-notice').textContent ?? '';
     expect(notice).toContain('tersamar');
     expect(notice).toContain('jejak audit');
+  });
+});
+
+const signedIn = (userTypeId: 1 | 2 | 4 | 6, role = 1): User => ({
+  id: 9,
+  username: `user.${userTypeId}`,
+  email: null,
+  displayName: `Pengguna ${userTypeId}`,
+  userTypeId,
+  userTypeName: USER_TYPE_NAMES[userTypeId],
+  role,
+  partnerId: null,
+  companyId: userTypeId === 2 || userTypeId === 4 ? 1 : null,
+  caseLineId: userTypeId === 4 ? 1 : null,
+  whistleblowerId: userTypeId === 6 ? 5 : null,
+  staffId: null,
+});
+
+describe('report wizard: who may open it signed in', () => {
+  it.each([
+    ['the administrator', signedIn(1), '/admin/partner'],
+    ['a pelapor', signedIn(6), '/admin/case'],
+    ['an analyst without the privileged role', signedIn(4, 2), '/admin/dashboard'],
+  ])('%s is sent to its landing screen', async (_who, user, target) => {
+    fakeGateway({ 'GET /session': ok({ user, passwordChangeRequired: false }) });
+    const location = renderAt('/case/create', <CaseWizardPage />);
+    await waitFor(() => expect(location.history.at(-1)).toBe(target));
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+  });
+
+  it('a company admin files a report', async () => {
+    fakeGateway(
+      { 'GET /session': ok({ user: signedIn(2), passwordChangeRequired: false }) },
+      { otherwise: { status: 200, body: { items: [{ id: 31, name: 'DKI Jakarta' }] } } },
+    );
+    const location = renderAt('/case/create', <CaseWizardPage />);
+    expect(await screen.findByRole('button', { name: 'Next' })).toBeTruthy();
+    expect(location.history).toEqual(['/case/create']);
   });
 });

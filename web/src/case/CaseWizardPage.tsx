@@ -2,8 +2,9 @@ import { Box, Button, Container, Flex, Heading, Stack, Text } from '@chakra-ui/r
 import { can, FIELD_MESSAGES } from '@wbs/shared';
 import type { Receipt } from '@wbs/shared/api/case-create';
 import { UPLOAD_DRAFT_HEADER } from '@wbs/shared/api/uploads';
+import { targetAfterLogin } from '@wbs/shared/landing';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
+import { Redirect, useLocation } from 'wouter';
 import { ApiError, upload } from '../api/client.ts';
 import { useSession } from '../api/session.ts';
 import { isPartnerUser, subjectOf } from '../api/types.ts';
@@ -12,6 +13,7 @@ import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { HydratedForm } from '../ui/HydratedForm.tsx';
 import { useLoading } from '../ui/LoadingOverlay.tsx';
 import { retryImport } from '../ui/lazyWithRetry.tsx';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { notify, preloadToaster } from '../ui/toaster.tsx';
 import { fileErrorsFrom } from './attachments.ts';
 import { useResumableUploads } from './resumableUploads.ts';
@@ -64,7 +66,21 @@ function revealFirstError() {
   });
 }
 
+/**
+ * The spec redirects signed-in users away from /case, yet sends filers (types 2, 3 and privileged
+ * 4/5) to /case/create: a signed-in user may open the wizard only when allowed to file a case. Checked
+ * here, not in App.tsx, so the policy table loads with the wizard instead of with every public page.
+ */
 export default function CaseWizardPage() {
+  const { user, loading } = useSession();
+  if (loading) return <PageSpinner />;
+  if (user && !can(subjectOf(user), 'cases:create')) {
+    return <Redirect to={targetAfterLogin(user.userTypeId)} replace />;
+  }
+  return <CaseWizard />;
+}
+
+function CaseWizard() {
   const { user } = useSession();
   const [, navigate] = useLocation();
   const confirm = useConfirm();

@@ -1,5 +1,5 @@
 import { Box, Button, Container, Heading, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { reportButtonTarget, targetAfterLogin } from '@wbs/shared/navigation';
+import { reportButtonTarget, targetAfterLogin } from '@wbs/shared/landing';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 

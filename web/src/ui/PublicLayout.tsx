@@ -1,5 +1,5 @@
 import { Box, Button, Container, Flex, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
-import { reportButtonTarget, targetAfterLogin } from '@wbs/shared/navigation';
+import { reportButtonTarget, targetAfterLogin } from '@wbs/shared/landing';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSession } from '../api/session.ts';
