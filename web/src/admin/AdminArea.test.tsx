@@ -14,13 +14,13 @@ import {
   sideMenu,
   topBarMenu,
   USER_TYPE_IDS,
-  USER_TYPE_NAMES,
 } from '@wbs/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { User } from '../api/types.ts';
 import { fakeGateway, ok, type Reply } from '../test/fakeGateway.ts';
 import { cleanUp, renderAt } from '../test/render.tsx';
+import { userOfType } from '../test/users.ts';
 import { notify } from '../ui/toaster.tsx';
 import AdminArea from './AdminArea.tsx';
 
@@ -58,21 +58,6 @@ describe('menus and routes of notices and failed mails', () => {
       });
     }
   }
-});
-
-const userOfType = (userTypeId: 1 | 2 | 6): User => ({
-  id: 9,
-  username: `user.${userTypeId}`,
-  email: null,
-  displayName: `Pengguna ${userTypeId}`,
-  userTypeId,
-  userTypeName: USER_TYPE_NAMES[userTypeId],
-  role: 1,
-  partnerId: null,
-  companyId: userTypeId === 2 ? 1 : null,
-  caseLineId: null,
-  whistleblowerId: userTypeId === 6 ? 5 : null,
-  staffId: null,
 });
 
 let summary: Reply = { status: 200, body: { waiting: 0, overdue: 0 } };

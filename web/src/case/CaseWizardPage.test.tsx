@@ -1,9 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { USER_TYPE_NAMES } from '@wbs/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../api/types.ts';
 import { fakeGateway, ok } from '../test/fakeGateway.ts';
 import { cleanUp, renderAt, renderWithProviders } from '../test/render.tsx';
+import { userOfType } from '../test/users.ts';
 import CaseWizardPage from './CaseWizardPage.tsx';
 
 vi.mock('../ui/toaster.tsx', () => ({
@@ -49,26 +48,11 @@ describe('report wizard (rendered)', () => {
   });
 });
 
-const signedIn = (userTypeId: 1 | 2 | 4 | 6, role = 1): User => ({
-  id: 9,
-  username: `user.${userTypeId}`,
-  email: null,
-  displayName: `Pengguna ${userTypeId}`,
-  userTypeId,
-  userTypeName: USER_TYPE_NAMES[userTypeId],
-  role,
-  partnerId: null,
-  companyId: userTypeId === 2 || userTypeId === 4 ? 1 : null,
-  caseLineId: userTypeId === 4 ? 1 : null,
-  whistleblowerId: userTypeId === 6 ? 5 : null,
-  staffId: null,
-});
-
 describe('report wizard: who may open it signed in', () => {
   it.each([
-    ['the administrator', signedIn(1), '/admin/partner'],
-    ['a pelapor', signedIn(6), '/admin/case'],
-    ['an analyst without the privileged role', signedIn(4, 2), '/admin/dashboard'],
+    ['the administrator', userOfType(1), '/admin/partner'],
+    ['a pelapor', userOfType(6), '/admin/case'],
+    ['an analyst without the privileged role', userOfType(4, 2), '/admin/dashboard'],
   ])('%s is sent to its landing screen', async (_who, user, target) => {
     fakeGateway({ 'GET /session': ok({ user, passwordChangeRequired: false }) });
     const location = renderAt('/case/create', <CaseWizardPage />);
@@ -78,7 +62,7 @@ describe('report wizard: who may open it signed in', () => {
 
   it('a company admin files a report', async () => {
     fakeGateway(
-      { 'GET /session': ok({ user: signedIn(2), passwordChangeRequired: false }) },
+      { 'GET /session': ok({ user: userOfType(2), passwordChangeRequired: false }) },
       { otherwise: { status: 200, body: { items: [{ id: 31, name: 'DKI Jakarta' }] } } },
     );
     const location = renderAt('/case/create', <CaseWizardPage />);
