@@ -20,7 +20,7 @@ import {
 } from '@wbs/shared/api/case-create';
 import { CASE_NUMBER_PATTERN, GUEST_COMPANY_ID, PRIVILEGED_ROLE, USER_TYPES } from '@wbs/shared/constants';
 import { addDays, wibToday } from '@wbs/shared/handling-clock';
-import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ackDaysOf } from '../../clocks/service.ts';
 import { ApiProblem } from '../../errors.ts';
@@ -32,27 +32,12 @@ import { assertCompanyInScope, ownCompanyId } from '../../policies/scope.ts';
 import { issueReceipt } from '../../receipts/issue.ts';
 import { contentDigest } from '../../receipts/receipt.ts';
 import { routeSchema } from '../../schema.ts';
-import { draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
-import type { Draft } from '../../uploads/drafts.ts';
+import { draftOwnerOf, fitsDraft } from '../../uploads/draft-rules.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
-import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
-
-/** A submission whose files were uploaded resumably carries only text parts. */
-const NO_FILE_PARTS = { fields: {}, total: 0, required: null } as const;
-
-/** The files of a wizard draft (routes/uploads), in place of the multipart upload's. */
-async function draftUpload(request: FastifyRequest, draft: Draft, upload: Upload): Promise<Upload> {
-  const records = await settlePending(request.server.uploads.drafts, {
-    draft,
-    scrubbing: request.scrubbing,
-    log: request.log,
-  });
-  const { files, fileErrors } = draftSubmission(records, { required: CASE_CREATE_FILES.required });
-  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
-}
+import { draftMissing, draftUpload, headerDraft, NO_FILE_PARTS } from '../upload-draft.ts';
 
 /** Which kind of filer the session is; a signed-in user who may not file never gets here (policy). */
 export function filerOf(request: FastifyRequest): Filer {
@@ -100,20 +85,17 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
       // Counted before the body is read; a retry of an admitted submission (same key) is not.
       await flood.consume(request, reply, key);
       // Files uploaded resumably: the draft named by the header holds them (routes/uploads).
-      const draftToken = request.headers['upload-draft'];
-      const drafts = request.server.uploads.drafts;
-      const found = draftToken === undefined ? null : await drafts.find(String(draftToken));
+      const draft = await headerDraft(request, 'evidence');
       // A draft of another form or another caller is as unknown as a wrong token.
-      const draft =
-        found && fitsDraft(found, { purpose: 'case', owner: draftOwnerOf(request.session?.user.id) })
-          ? found
-          : null;
-      if (draftToken !== undefined && !draft) {
-        throw new ApiProblem('validation', { errors: { evidence: PROBLEM_MESSAGES.uploadDraftMissing } });
+      if (draft && !fitsDraft(draft, { purpose: 'case', owner: draftOwnerOf(request.session?.user.id) })) {
+        throw draftMissing('evidence');
       }
+      const drafts = request.server.uploads.drafts;
       const rule = draft ? NO_FILE_PARTS : CASE_CREATE_FILES;
       const result = await withSpooledUpload(request, rule, async (received) => {
-        const upload = draft ? await draftUpload(request, draft, received) : received;
+        const upload = draft
+          ? await draftUpload(request, draft, received, { required: CASE_CREATE_FILES.required })
+          : received;
         const input = validUpload(parseCaseCreateFields(upload.fields, filer), upload);
         const companyId = await targetCompany(request, filer, input);
         const categories = await caseCategories(request.legacy, companyId);
@@ -134,11 +116,7 @@ export default async function caseCreateRoutes(app: FastifyInstance) {
           { scope: 'case', namespace, key, fingerprint },
           async () => {
             // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
-            if (draft?.filedAt != null) {
-              throw new ApiProblem('validation', {
-                errors: { evidence: PROBLEM_MESSAGES.uploadDraftMissing },
-              });
-            }
+            if (draft?.filedAt != null) throw draftMissing('evidence');
             // A draft's files were scrubbed when each upload completed.
             const scrubbed = draft ? upload.files : await scrubFiles(request.scrubbing, upload.files);
             const { caseNumber, messages } = await fileCase(request.legacy, filer, fields, scrubbed);

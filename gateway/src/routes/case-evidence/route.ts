@@ -25,7 +25,7 @@ import {
 } from '@wbs/shared/api/case-evidence';
 import { type IdParams, idParams } from '@wbs/shared/api/common';
 import { ATTACHMENTS_PER_CASE } from '@wbs/shared/constants';
-import { PROBLEM_MESSAGES, UI_MESSAGES } from '@wbs/shared/messages';
+import { UI_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
@@ -38,16 +38,18 @@ import { floodLimiter } from '../../policies/flood-limits.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
 import { storeCall } from '../../store/plugin.ts';
-import { caseRefOf, draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
+import { caseRefOf, draftOwnerOf, fitsDraft } from '../../uploads/draft-rules.ts';
 import type { Draft } from '../../uploads/drafts.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
 import { fileMessages, shownFileName } from '../../uploads/policy.ts';
-import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type FileRule, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
+import { draftMissing, draftUpload, headerDraft, NO_FILE_PARTS } from '../upload-draft.ts';
 
 const TAGS = ['cases'];
+/** Where a Tambah Bukti's file problems are named. */
+const FILE_FIELD = 'attachments';
 const IDEMPOTENCY_NOTE =
   'Header opsional `Idempotency-Key`: kiriman ulang dengan kunci dan file yang sama menambah lampiran sekali ' +
   'dan menjawab sama; kunci yang sama dengan file lain: 409.';
@@ -77,26 +79,8 @@ function checkAgainstCase(found: LegacyCase, upload: Upload): void {
   if (Object.keys(errors).length > 0) throw new ApiProblem('validation', { errors });
 }
 
-/** A post whose files were uploaded resumably carries only text parts. */
-const NO_FILE_PARTS: FileRule = { fields: {}, total: 0, required: null };
-
-const draftMissing = () =>
-  new ApiProblem('validation', { errors: { attachments: PROBLEM_MESSAGES.uploadDraftMissing } });
-
-/**
- * The draft the `Upload-Draft` header names (null without the header), read before the body; whether
- * it fits the case is checked once the case is known (draftUpload).
- */
-async function headerDraft(request: FastifyRequest): Promise<Draft | null> {
-  const token = request.headers['upload-draft'];
-  if (token === undefined) return null;
-  const draft = await request.server.uploads.drafts.find(String(token));
-  if (!draft) throw draftMissing();
-  return draft;
-}
-
 /** The files of a Tambah Bukti draft of this case and caller, in place of the multipart upload's. */
-async function draftUpload(
+function evidenceDraftUpload(
   request: FastifyRequest,
   draft: Draft,
   found: LegacyCase,
@@ -107,14 +91,8 @@ async function draftUpload(
     owner: draftOwnerOf(request.session?.user.id),
     caseRef: caseRefOf(found),
   };
-  if (!fitsDraft(draft, expected)) throw draftMissing();
-  const records = await settlePending(request.server.uploads.drafts, {
-    draft,
-    scrubbing: request.scrubbing,
-    log: request.log,
-  });
-  const { files, fileErrors } = draftSubmission(records, { required: CASE_EVIDENCE_FILES.required });
-  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
+  if (!fitsDraft(draft, expected)) throw draftMissing(FILE_FIELD);
+  return draftUpload(request, draft, upload, { required: CASE_EVIDENCE_FILES.required });
 }
 
 /**
@@ -139,7 +117,7 @@ async function addToCase(
     async () => {
       // Inside the once-only work: a retry whose files did arrive gets the first reply, not "duplicate".
       // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
-      if (draft?.filedAt != null) throw draftMissing();
+      if (draft?.filedAt != null) throw draftMissing(FILE_FIELD);
       checkAgainstCase(found, upload);
       const scrubbed = draft ? upload.files : await scrubFiles(request.scrubbing, upload.files);
       const { attachments, messages } = await withAuth((auth) =>
@@ -203,10 +181,10 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
       await flood.consume(request, reply, idempotencyKeyOf(request));
       // Scope first, before a byte of the body is read: an out-of-scope id costs no upload.
       const found = await loadCaseInScope(request.caller, request.params.id);
-      const draft = await headerDraft(request);
+      const draft = await headerDraft(request, FILE_FIELD);
       const rule = draft ? NO_FILE_PARTS : CASE_EVIDENCE_FILES;
       const result = await withSpooledUpload(request, rule, async (received) => {
-        const upload = draft ? await draftUpload(request, draft, found, received) : received;
+        const upload = draft ? await evidenceDraftUpload(request, draft, found, received) : received;
         validUpload({ ok: true, value: null }, upload);
         return addToCase(request, found, upload, draft, (call) => call(undefined));
       });
@@ -231,13 +209,13 @@ export default async function caseEvidenceRoutes(app: FastifyInstance) {
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       await flood.consume(request, reply, idempotencyKeyOf(request));
-      const draft = await headerDraft(request);
+      const draft = await headerDraft(request, FILE_FIELD);
       const rule = draft ? NO_FILE_PARTS : CASE_EVIDENCE_FILES;
       const result = await withSpooledUpload(request, rule, async (received) => {
         // Whether a draft fits is only asked once the caller proved the case.
         const proof = validUpload(parseTrackerEvidenceFields(received.fields), received);
         const found = await proveTracker(request, reply, 'tracking-evidence', proof);
-        const upload = draft ? await draftUpload(request, draft, found, received) : received;
+        const upload = draft ? await evidenceDraftUpload(request, draft, found, received) : received;
         validUpload({ ok: true, value: null }, upload);
         return addToCase(request, found, upload, draft, (call) => service.run(request.legacy, call));
       });

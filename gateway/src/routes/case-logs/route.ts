@@ -18,7 +18,7 @@
 import { CASE_LOG_FILES, caseLogMultipartDoc, parseCaseLogFields } from '@wbs/shared/api/case-create';
 import { idParams, messageReply } from '@wbs/shared/api/common';
 import { USER_TYPES } from '@wbs/shared/constants';
-import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import { FIELD_MESSAGES } from '@wbs/shared/messages';
 import { caseLineForLog, nextStatusChoices, requiresCaseLine } from '@wbs/shared/status';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -31,15 +31,18 @@ import { audit } from '../../logging.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
 import { floodLimiter } from '../../policies/flood-limits.ts';
 import { routeSchema } from '../../schema.ts';
-import { caseRefOf, draftOwnerOf, draftSubmission, fitsDraft } from '../../uploads/draft-rules.ts';
+import { caseRefOf, draftOwnerOf, fitsDraft } from '../../uploads/draft-rules.ts';
 import type { Draft } from '../../uploads/drafts.ts';
 import { runIdempotent, submissionFingerprint } from '../../uploads/idempotency.ts';
-import { settlePending } from '../../uploads/resumable.ts';
 import { scrubFiles } from '../../uploads/scrub.ts';
-import { type FileRule, type Upload, validUpload, withSpooledUpload } from '../../uploads/spool.ts';
+import { validUpload, withSpooledUpload } from '../../uploads/spool.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
+import { draftMissing, draftUpload, headerDraft, NO_FILE_PARTS } from '../upload-draft.ts';
 
 type Params = v.InferOutput<typeof idParams>;
+
+/** The form's one file field (spec §5), where a draft's problems are named. */
+const FILE_FIELD = 'attachment';
 
 async function statusChoices(request: FastifyRequest, currentStatusId: number) {
   const table = await caseStatusTable(request.legacy);
@@ -67,35 +70,16 @@ async function noteLoggedChange(
   }
 }
 
-/** A post whose attachment was uploaded resumably carries only text parts. */
-const NO_FILE_PARTS: FileRule = { fields: {}, total: 0, required: null };
-
-const draftMissing = () =>
-  new ApiProblem('validation', { errors: { attachment: PROBLEM_MESSAGES.uploadDraftMissing } });
-
 /** The log draft the `Upload-Draft` header names, if it is this user's for this case; null without one. */
 async function logDraft(request: FastifyRequest, legacyCase: LegacyCase): Promise<Draft | null> {
-  const token = request.headers['upload-draft'];
-  if (token === undefined) return null;
-  const draft = await request.server.uploads.drafts.find(String(token));
+  const draft = await headerDraft(request, FILE_FIELD);
   const expected = {
     purpose: 'log' as const,
     owner: draftOwnerOf(request.session?.user.id),
     caseRef: caseRefOf(legacyCase),
   };
-  if (!draft || !fitsDraft(draft, expected)) throw draftMissing();
+  if (draft && !fitsDraft(draft, expected)) throw draftMissing(FILE_FIELD);
   return draft;
-}
-
-/** The draft's file (checked and scrubbed as its upload completed) as the form's `attachment`. */
-async function draftUpload(request: FastifyRequest, draft: Draft, upload: Upload): Promise<Upload> {
-  const records = await settlePending(request.server.uploads.drafts, {
-    draft,
-    scrubbing: request.scrubbing,
-    log: request.log,
-  });
-  const { files, fileErrors } = draftSubmission(records, { required: null, fieldOf: () => 'attachment' });
-  return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
 }
 
 /** The line a company staff member's entry keeps: the case's, or its own for a case not yet routed. */
@@ -139,7 +123,9 @@ export default async function caseLogRoutes(app: FastifyInstance) {
         request,
         draft ? NO_FILE_PARTS : CASE_LOG_FILES,
         async (received) => {
-          const upload = draft ? await draftUpload(request, draft, received) : received;
+          const upload = draft
+            ? await draftUpload(request, draft, received, { required: null, fieldOf: () => FILE_FIELD })
+            : received;
           const fields = { ...upload.fields };
           const fixedLine = companyStaff ? staffLine(request, legacyCase) : null;
           if (companyStaff && (fields.caseLineId ?? '').trim() === '' && fixedLine !== null) {
@@ -169,7 +155,7 @@ export default async function caseLogRoutes(app: FastifyInstance) {
             { scope: 'case-log', namespace: `user:${request.session?.user.id}`, key, fingerprint },
             async () => {
               // A filed draft's bytes are gone: only a retry the idempotency store still answers may use it.
-              if (draft?.filedAt != null) throw draftMissing();
+              if (draft?.filedAt != null) throw draftMissing(FILE_FIELD);
               // A draft's file was scrubbed when its upload completed.
               const [attachment = null] = draft
                 ? upload.files
