@@ -8,7 +8,8 @@
  * - the gateway's store (a PostgreSQL database, migrated by the gateway's own code): a case-index row,
  *   a clock row and the case events of every report, as the watcher would have written them; messages
  *   sealed with the store's sealer and bound with its case binder; a million audit records chained with
- *   the audit trail's own canonical body and link hash. Rows go in with one statement per batch
+ *   the audit trail's own canonical body and link hash; each report's handling durations derived by
+ *   the gateway's own refresh (clocks/durations.ts). Rows go in with one statement per batch
  *   (json_populate_recordset), not through the per-request functions: those take a lock and a round
  *   trip per record, which would take hours here.
  */
@@ -18,6 +19,7 @@ import { createLegacySim, SEED_STATUSES } from '@wbs/legacy-sim';
 import pg from 'pg';
 import { DEFAULT_ACK_DAYS, DEFAULT_FEEDBACK_MONTHS } from '../../shared/src/handling-clock.ts';
 import { type AuditBody, canonicalBody, GENESIS_HASH, linkHash } from '../src/audit/chain.ts';
+import { refreshDurations } from '../src/clocks/durations.ts';
 import { caseBinder, loadBindingKey } from '../src/store/case-binding.ts';
 import { openPostgres } from '../src/store/database.ts';
 import { parseKeyRing, sealer } from '../src/store/keyring.ts';
@@ -310,6 +312,15 @@ await client.query(
   [tail.seq, tail.hash],
 );
 say(`store: ${tail.seq.toLocaleString('en')} audit records chained`);
-await client.query('vacuum analyze');
 await client.end();
+
+// Each report's handling durations, derived once as the watcher's poll would after writing them.
+const store = await openPostgres(SCALE_DATABASE_URL, (error) => console.error(error));
+const stale = await refreshDurations(store);
+await store.close();
+say(`store: handling durations derived for ${stale.toLocaleString('en')} written facts`);
+const vacuum = new pg.Client({ connectionString: SCALE_DATABASE_URL });
+await vacuum.connect();
+await vacuum.query('vacuum analyze');
+await vacuum.end();
 say(`done: legacy-sim in ${SCALE_LEGACY_DIR}, store in ${SCALE_DATABASE_URL}`);

@@ -7,11 +7,13 @@
  * The job queue runs the polls (`case-watch`, docs/adr/0058-case-index-watcher.md): one at a time
  * across replicas (pg-boss `stately`), each sending the next WATCH_INTERVAL_SECONDS later, and a
  * schedule each minute restarting the chain if a process died holding it. A poll that found
- * something asks the notifier to run at once.
+ * something asks the notifier to run at once. After each poll the reports it changed get their
+ * handling durations derived again (clocks/durations.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { refreshDurations } from '../clocks/durations.ts';
 import { backgroundLegacy } from '../legacy/plugin.ts';
 import { type WatchBudget, type WatchReport, watchOnce } from './watcher.ts';
 
@@ -34,15 +36,22 @@ export const caseIndexPlugin = fp(
     const log = app.log.child({ job: 'case-index' });
     app.decorate('caseIndex', {
       async poll(budget) {
-        return watchOnce({
+        const store = await app.store.open();
+        const report = await watchOnce({
           legacy: backgroundLegacy(app, { requestId: `case-index-${randomUUID()}`, log }),
           account: app.serviceAccount,
-          store: await app.store.open(),
+          store,
           log,
           ...(budget ? { budget } : {}),
           deadlines: app.config.handlingDeadlines,
           metrics: app.telemetry,
         });
+        // What the poll wrote is derived now rather than by the next Statistik request, which would
+        // otherwise wait for it (a first sweep writes every report of the group).
+        await refreshDurations(store).catch((error) =>
+          log.warn({ err: { message: (error as Error).message } }, 'case index: durations not refreshed'),
+        );
+        return report;
       },
     } satisfies CaseIndexAccess);
 

@@ -11,7 +11,7 @@ import { DEFAULT_ACK_DAYS, DEFAULT_FEEDBACK_MONTHS } from '@wbs/shared/handling-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseBinder } from '../store/case-binding.ts';
 import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from '../store/database.ts';
-import { sql } from '../store/drizzle.ts';
+import { type SQL, sql } from '../store/drizzle.ts';
 import { sealer } from '../store/keyring.ts';
 import type { Store } from '../store/plugin.ts';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../test/databases.ts';
@@ -125,6 +125,107 @@ const RANGES = [
   { from: '2025-01-01', to: '2025-01-01' },
 ];
 
+/** The rows of a statement, as either engine hands them over. */
+async function rowsOf<T>(store: Store, query: SQL): Promise<T[]> {
+  return ((await store.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+const CONTEXT: FigureContext = {
+  finals: FINALS,
+  deadlines: (companyId) => (companyId === OWN_DEADLINES.companyId ? OWN_DEADLINES : DEFAULTS),
+  today: '2026-06-01',
+};
+
+/** Statistik's key figures of every scope and range equal the reference's; returns the acknowledgements measured. */
+async function expectKeyFigures(store: Store, context = CONTEXT): Promise<number> {
+  let measured = 0;
+  for (const { label, scope, companies } of SCOPES) {
+    for (const range of RANGES) {
+      const where = `${label}, ${range.from}..${range.to}`;
+      const rows = await figureRows(store, scope, range, true);
+      const counted = await figureCounts(store, scope, range, {
+        finals: FINALS,
+        newStatusId: 1,
+        defaults: DEFAULTS,
+      });
+      expect(sent(figuresOf(counted.get(null))), where).toEqual(sent(referenceFigures(rows, context)));
+      for (const companyId of companies) {
+        const own = rows.filter((row) => row.companyId === companyId);
+        expect(sent(figuresOf(counted.get(companyId))), `${where}, company ${companyId}`).toEqual(
+          sent(referenceFigures(own, context)),
+        );
+      }
+      measured += referenceFigures(rows, context).acknowledge.measured;
+    }
+  }
+  return measured;
+}
+
+/**
+ * Later writes of every kind the kept durations depend on (clocks/durations.ts), as the watcher, the
+ * case detail, the message routes and the retention purge make them, a random share of reports each.
+ */
+async function mutate(store: Store, seed: number) {
+  const r = random(seed);
+  const db = store.db;
+  const indexed = await rowsOf<{
+    company_id: number;
+    case_id: number;
+    case_binding: string;
+    filed_at: string;
+  }>(store, sql`select company_id, case_id, case_binding, filed_at from case_index`);
+  for (const row of indexed) {
+    const of = sql`company_id = ${row.company_id} and case_id = ${row.case_id}`;
+    const filedMs = Date.parse(`${row.filed_at}+07:00`);
+    switch (r.int(0, 11)) {
+      case 0: // The legacy issued the id again: a new incarnation, filed later.
+        await db.execute(sql`update case_index set case_binding = ${`${row.case_binding}x`},
+          filed_at = ${wall(filedMs + r.int(1, 40) * DAY)} where ${of}`);
+        break;
+      case 1: // A handler answers, now or on a log event's second.
+        await db.execute(sql`insert into case_message (company_id, case_id, case_binding, author_kind,
+            author_user_id, author_user_type, key_id, sealed, created_at)
+          values (${row.company_id}, ${row.case_id}, ${row.case_binding}, 'handler', 7, 2, 'k', 'x',
+            ${new Date(filedMs + r.int(0, 60) * DAY + r.int(0, 999)).toISOString()})`);
+        break;
+      case 2: // The log moved on: acknowledged, answered, or answered at once.
+        await db.execute(sql`update case_clock set log_acknowledged_at = ${wall(filedMs + r.int(0, 9) * DAY)},
+          log_answered_at = case when ${r.chance(0.5)} then ${wall(filedMs + r.int(10, 120) * DAY)} end where ${of}`);
+        break;
+      case 3: // Clock facts read for the first time (or again, of this incarnation).
+        await db.execute(sql`insert into case_clock (company_id, case_id, case_binding, filed_at, ack_days,
+            feedback_months, status_id_seen, log_acknowledged_at, log_answered_at)
+          values (${row.company_id}, ${row.case_id}, ${row.case_binding}, ${row.filed_at}, ${r.int(1, 30)},
+            ${r.int(1, 12)}, 2, ${wall(filedMs + r.int(0, 20) * DAY)}, null)
+          on conflict (company_id, case_id) do update set case_binding = excluded.case_binding,
+            filed_at = excluded.filed_at, log_acknowledged_at = excluded.log_acknowledged_at`);
+        break;
+      case 4: // The retention purge: the clock facts and the handler messages go.
+        await db.execute(sql`delete from case_clock where ${of}`);
+        await db.execute(sql`delete from case_message where ${of} and author_kind = 'handler'`);
+        break;
+      case 5: // The case detail adopts unbound rows of this incarnation.
+        await db.execute(sql`update case_message set case_binding = ${row.case_binding}
+          where ${of} and case_binding is null`);
+        break;
+      case 6: // The legacy no longer has the case.
+        await db.execute(sql`delete from case_index where ${of}`);
+        break;
+      case 7: // A new status (counted as it stands, nothing kept changes).
+        await db.execute(sql`update case_index set status_id = ${r.pick(STATUSES)} where ${of}`);
+        break;
+      case 8: // The watcher writes the same facts again.
+        await db.execute(sql`update case_clock set updated_at = now() where ${of}`);
+        break;
+      default:
+        break;
+    }
+  }
+  // A company's own deadlines changed: reports with none kept follow them when counted.
+  await db.execute(sql`insert into handling_deadline (company_id, ack_days, feedback_months)
+    values (3, 5, 4) on conflict (company_id) do update set ack_days = 5, feedback_months = 4`);
+}
+
 describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
   let testDatabase: TestDatabase | undefined;
   let database: Database;
@@ -154,30 +255,11 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
     'equal the JavaScript computation over the same rows (seed %i)',
     async (seed) => {
       await generate(store, seed, 400);
-      const ctx: FigureContext = {
-        finals: FINALS,
-        deadlines: (companyId) => (companyId === OWN_DEADLINES.companyId ? OWN_DEADLINES : DEFAULTS),
-        today: '2026-06-01',
-      };
-      let measured = 0;
-      for (const { label, scope, companies } of SCOPES) {
+      const measured = await expectKeyFigures(store);
+      for (const { label, scope } of SCOPES) {
         for (const range of RANGES) {
           const where = `${label}, ${range.from}..${range.to}`;
           const rows = await figureRows(store, scope, range, true);
-          const counted = await figureCounts(store, scope, range, {
-            finals: FINALS,
-            newStatusId: 1,
-            defaults: DEFAULTS,
-          });
-          expect(sent(figuresOf(counted.get(null))), where).toEqual(sent(referenceFigures(rows, ctx)));
-          for (const companyId of companies) {
-            const own = rows.filter((row) => row.companyId === companyId);
-            expect(sent(figuresOf(counted.get(companyId))), `${where}, company ${companyId}`).toEqual(
-              sent(referenceFigures(own, ctx)),
-            );
-          }
-          measured += referenceFigures(rows, ctx).acknowledge.measured;
-
           const breakdowns = await breakdownCounts(store, scope, range, FINALS);
           expect(monthlyOf(breakdowns.months, range.from, range.to), where).toEqual(
             referenceMonthly(rows, range.from, range.to, FINALS),
@@ -208,4 +290,55 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
     },
     120_000,
   );
+
+  it.each([4, 5])(
+    'follow every later write of the facts the kept durations are derived from (seed %i)',
+    async (seed) => {
+      await generate(store, seed, 300);
+      expect(await expectKeyFigures(store)).toBeGreaterThan(50);
+      await mutate(store, seed);
+      const context: FigureContext = {
+        ...CONTEXT,
+        deadlines: (companyId) =>
+          companyId === OWN_DEADLINES.companyId
+            ? OWN_DEADLINES
+            : companyId === 3
+              ? { ackDays: 5, feedbackMonths: 4 }
+              : DEFAULTS,
+      };
+      expect(await expectKeyFigures(store, context)).toBeGreaterThan(50);
+      // Nothing is left to derive, and a kept row only for an indexed report.
+      const [left] = await rowsOf<{ stale: number; orphans: number }>(
+        store,
+        sql`select (select count(*)::int from case_handling_stale) as stale,
+          (select count(*)::int from case_handling h where not exists (select 1 from case_index i
+            where i.company_id = h.company_id and i.case_id = h.case_id)) as orphans`,
+      );
+      expect(left).toEqual({ stale: 0, orphans: 0 });
+    },
+    120_000,
+  );
+
+  it('marks a report stale only when a fact its durations depend on changed', async () => {
+    await generate(store, 6, 50);
+    await figureCounts(store, { companyIds: [1, 2, 3] }, RANGES[0]!, {
+      finals: FINALS,
+      newStatusId: 1,
+      defaults: DEFAULTS,
+    });
+    const stale = async () =>
+      Number(
+        (await rowsOf<{ n: number }>(store, sql`select count(*)::int as n from case_handling_stale`))[0]!.n,
+      );
+    expect(await stale()).toBe(0);
+    // The watcher's sweeps write the same facts again; statuses and details are read when counted.
+    await store.db.execute(sql`update case_clock set updated_at = now()`);
+    await store.db.execute(sql`update case_index set status_id = 2, detail_read = true, changed_at = now()`);
+    await store.db.execute(sql`insert into case_message (company_id, case_id, case_binding, author_kind,
+        key_id, sealed) select company_id, case_id, case_binding, 'reporter', 'k', 'x' from case_index`);
+    expect(await stale()).toBe(0);
+    await store.db.execute(sql`update case_clock set log_answered_at = '2025-01-02T03:04:05'
+      where case_id = (select min(case_id) from case_clock)`);
+    expect(await stale()).toBe(1);
+  });
 });

@@ -1,12 +1,12 @@
 /**
  * Peta Laporan's and Statistik's figures counted in the store (docs/adr/0068-insights-counted-in-sql.md):
  * one GROUP BY per figure over the index rows of the scope and range (insights/store.ts `scopeWhere`),
- * never one row per report to the gateway. The handling durations are derived per report in SQL by
- * the same rules as the case detail's clock (clocks/service.ts clockOf, shared handling-clock.ts), from
- * the same facts: the kept clock row of the index row's incarnation, else (a report still in Baru) the
- * company's deadlines, and the first two handler messages of that incarnation.
+ * never one row per report to the gateway. The handling durations are each report's kept ones
+ * (clocks/durations.ts, docs/adr/0069-handling-durations-kept-per-report.md), derived by the same rules
+ * as the case detail's clock; what depends on the moment of counting is applied here: a report in Baru
+ * is measured without kept facts, and the company's deadlines stand where none were kept.
  */
-import { UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
+import { refreshDurations } from '../clocks/durations.ts';
 import { type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type FigureRange, type FigureScope, scopeWhere } from './store.ts';
@@ -118,39 +118,6 @@ export type FigureCountsInput = {
   defaults: { ackDays: number; feedbackMonths: number };
 };
 
-/** `x` when both are present, the later of them (the pair's second), else null. */
-const laterOfBoth = (a: SQL, b: SQL) => sql`case when ${a} is null or ${b} is null then null
-  else greatest(${a}, ${b}) end`;
-
-/**
- * The second earliest of four nullable wall times (the smallest of each pair's later one; equal
- * times count twice, as the clock's sorted events do).
- */
-function secondEarliest(values: SQL[]): SQL {
-  const pairs: SQL[] = [];
-  for (let i = 0; i < values.length; i++)
-    for (let j = i + 1; j < values.length; j++) pairs.push(laterOfBoth(values[i]!, values[j]!));
-  return sql`least(${sql.join(pairs, sql`, `)})`;
-}
-
-/**
- * Days from `from` to `to` (WIB wall times) to a tenth, exactly as the clock's figures always did in
- * doubles: Math.round(ms / 86,400,000 × 10) / 10. float8 arithmetic is IEEE's in PostgreSQL as in
- * JavaScript, so the same double comes out; `tenthsTimesTen` is the value rounded, `jsRoundTenth`
- * rounds it as Math.round does (halves upwards) and divides.
- */
-const tenthsTimesTen = (from: SQL, to: SQL) =>
-  sql`(date_part('epoch', ${to} - ${from}) * 1000::float8 / 86400000::float8 * 10::float8)`;
-const jsRoundTenth = (v: SQL) =>
-  sql`(floor(${v}) + case when ${v} - floor(${v}) >= 0.5::float8 then 1 else 0 end) / 10::float8`;
-
-/** A moment as WIB wall time 'YYYY-MM-DDTHH:mm:ss' (handling-clock.ts wibWallTime: to the second, cut). */
-const wallTime = (moment: SQL) =>
-  sql`to_char((${moment} at time zone 'UTC') + interval '7 hours', 'YYYY-MM-DD"T"HH24:MI:SS')`;
-
-/** A C-collated text: wall times compare as JavaScript compares their strings, whatever the database's collation. */
-const c = (column: string) => sql.raw(`${column} collate "C"`);
-
 /**
  * The key figures of each company of the scope and of the whole scope (`companyId` null), counted.
  * A company with no report in the range has no entry.
@@ -164,18 +131,12 @@ export async function figureCounts(
   const result = new Map<number | null, FigureCounts>();
   if (scope.companyIds.length === 0) return result;
   const { finals, newStatusId, defaults } = input;
+  // What was written since the last refresh is derived first (usually nothing: the watcher's poll
+  // refreshes after it writes).
+  await refreshDurations(store);
   const where = scopeWhere(scope, range);
   // One company: its figures are the scope's, one aggregate without grouping (no sort by company).
   const single = scope.companyIds.length === 1;
-  // The events of the clock: the log's acknowledgement (l1; final when the log answered at once) and
-  // its later answer (l2), the first two handler messages (m1, m2); sorted, the first acknowledges, a
-  // final l1 first answers too (it sorts before a message of the same second), else the second answers.
-  const events = [c('r.l1'), c('r.l2'), c('r.m1'), c('r.m2')];
-  const ackAt = sql`least(${sql.join(events, sql`, `)})`;
-  const answerAt = sql`case when r.l_final and r.l1 collate "C" = ${ackAt} then r.l1 else ${secondEarliest(events)} end`;
-  // Most reports have no handler message: their clock is the log's alone, two values to order.
-  const ackAtOfLog = sql`least(${c('r.l1')}, ${c('r.l2')})`;
-  const answerAtOfLog = sql`case when r.l_final then r.l1 else ${laterOfBoth(c('r.l1'), c('r.l2'))} end`;
   const step = (prefix: 'ack' | 'ans') => {
     const days = sql.raw(`s.${prefix}_d`);
     // One sort for the three: rank ⌈0.5n⌉ (the lower middle), ⌈(0.5 + 1e-9)n⌉ = ⌊n/2⌋ + 1 (the upper
@@ -189,82 +150,34 @@ export async function figureCounts(
   const rows = await select<Record<string, number | string | null>>(
     store,
     sql`
-    with m as (
-      -- The first two handler messages of each report's incarnation, by id (clocks/store.ts reads
-      -- them so for the case detail), for all the reports at once rather than looked up per report.
-      -- Grouped by report, not numbered by a window: the planner then expects one row per report
-      -- with messages and joins them by hash (numbered, it expected almost none and looped).
-      select m.company_id, m.case_id,
-             (array_agg(m.created_at order by m.id))[1] as m1, (array_agg(m.created_at order by m.id))[2] as m2
-        from case_message m
-        join case_index i
-          on i.company_id = m.company_id and i.case_id = m.case_id
-         and (m.case_binding = i.case_binding
-              or (m.case_binding is null
-                  and m.created_at >= (i.filed_at || '+07:00')::timestamptz
-                                     - make_interval(secs => ${UNBOUND_ROW_GRACE_MS / 1000})))
-       where m.author_kind = 'handler' and ${inList(sql`m.company_id`, scope.companyIds)} and ${where}
-       group by m.company_id, m.case_id
-    ),
-    -- Each step below is computed once per report (offset 0 keeps the planner from folding it into
-    -- the next, which would evaluate its expressions again at each use).
-    r as (
+    with r as (
+      -- The kept durations of the index row's own incarnation (clocks/durations.ts); a report with
+      -- no kept clock facts past Baru has no clock yet (the watcher has not read its log).
       select i.company_id, i.status_id, i.detail_read, i.anonymous, i.filed_at,
              x.case_id is not null as returned,
-             -- No kept facts and past Baru: the watcher has not read its log yet, no clock.
-             (k.case_id is not null or i.status_id is null or i.status_id = ${newStatusId}) as has_clock,
-             i.filed_at::timestamp as filed_ts,
-             left(coalesce(k.filed_at, i.filed_at), 10)::date as clock_day,
-             coalesce(k.ack_days, d.ack_days, ${defaults.ackDays}) as ack_days,
-             coalesce(k.feedback_months, d.feedback_months, ${defaults.feedbackMonths}) as feedback_months,
-             k.log_acknowledged_at as l1,
-             case when k.log_acknowledged_at is not null
-                   and k.log_answered_at is distinct from k.log_acknowledged_at
-                  then k.log_answered_at end as l2,
-             coalesce(k.log_acknowledged_at is not null
-                      and k.log_answered_at = k.log_acknowledged_at, false) as l_final,
-             ${wallTime(sql`m.m1`)} as m1, ${wallTime(sql`m.m2`)} as m2
+             (coalesce(h.kept, false) or i.status_id is null or i.status_id = ${newStatusId}) as has_clock,
+             h.ack_due, h.ans_due, h.ack_days_taken, h.ack_on, h.ans_days_taken, h.ans_on
         from case_index i
-        left join case_clock k
-          on k.company_id = i.company_id and k.case_id = i.case_id
-         and (k.case_binding = i.case_binding or (k.case_binding is null and k.filed_at = i.filed_at))
-        left join handling_deadline d on d.company_id = i.company_id
+        left join case_handling h
+          on h.company_id = i.company_id and h.case_id = i.case_id and h.case_binding = i.case_binding
         left join case_return x
           on x.company_id = i.company_id and x.case_id = i.case_id and x.case_binding = i.case_binding
-        left join m on m.company_id = i.company_id and m.case_id = i.case_id
        where ${where}
-      offset 0
-    ),
-    t as (
-      select r.company_id, r.status_id, r.detail_read, r.anonymous, r.returned,
-             r.filed_ts, r.clock_day, r.ack_days, r.feedback_months,
-             case when not r.has_clock then null when r.m1 is null then ${ackAtOfLog} else ${ackAt} end as ack_at,
-             case when not r.has_clock then null when r.m1 is null then ${answerAtOfLog} else ${answerAt} end
-               as ans_at
-        from r
-      offset 0
-    ),
-    u as (
-      select t.company_id, t.status_id, t.detail_read, t.anonymous, t.returned,
-             t.filed_ts, t.clock_day, t.ack_days, t.feedback_months,
-             t.ack_at::timestamp as ack_ts, t.ans_at::timestamp as ans_ts
-        from t
-      offset 0
-    ),
-    v as (
-      select u.company_id, u.status_id, u.detail_read, u.anonymous, u.returned,
-             ${tenthsTimesTen(sql`u.filed_ts`, sql`u.ack_ts`)} as ack_v,
-             u.ack_ts::date <= u.clock_day + u.ack_days as ack_met,
-             ${tenthsTimesTen(sql`u.filed_ts`, sql`u.ans_ts`)} as ans_v,
-             u.ans_ts::date <= (u.clock_day + make_interval(months => u.feedback_months))::date as ans_met
-        from u
-      offset 0
     ),
     s as (
-      select v.company_id, v.status_id, v.detail_read, v.anonymous, v.returned, v.ack_met, v.ans_met,
-             ${jsRoundTenth(sql`v.ack_v`)} as ack_d, ${jsRoundTenth(sql`v.ans_v`)} as ans_d
-        from v
-      offset 0
+      -- Where no deadlines were kept (few reports: those still in Baru), the company's own or the
+      -- group default count from the filing day; looked up only for those rows.
+      select r.company_id, r.status_id, r.detail_read, r.anonymous, r.returned,
+             case when r.has_clock then r.ack_days_taken end as ack_d,
+             r.has_clock and r.ack_on <= coalesce(r.ack_due, left(r.filed_at, 10)::date
+               + coalesce((select d.ack_days from handling_deadline d where d.company_id = r.company_id),
+                          ${defaults.ackDays})) as ack_met,
+             case when r.has_clock then r.ans_days_taken end as ans_d,
+             r.has_clock and r.ans_on <= coalesce(r.ans_due, (left(r.filed_at, 10)::date
+               + make_interval(months => coalesce((select d.feedback_months from handling_deadline d
+                                                    where d.company_id = r.company_id),
+                                                   ${defaults.feedbackMonths})))::date) as ans_met
+        from r
     )
     select ${single ? sql`${scope.companyIds[0]}::int as company_id, 0 as overall` : sql`s.company_id, grouping(s.company_id) as overall`},
            count(*)::int as filed,

@@ -176,13 +176,16 @@ export async function statisticsOf(
     caseStatusTable(legacy),
     channels(legacy),
     whenSeeded(ctx, scope, async (store) => {
-      // One after the other: PGlite has one connection, and a pool's second would only share the CPU.
-      const figures = await figureCounts(store, scope, range, {
-        finals,
-        newStatusId: STATUS_NEW_ID,
-        defaults: ctx.defaults,
-      });
-      return { figures, breakdowns: await breakdownCounts(store, scope, range, finals) };
+      const figures = () =>
+        figureCounts(store, scope, range, { finals, newStatusId: STATUS_NEW_ID, defaults: ctx.defaults });
+      const breakdowns = () => breakdownCounts(store, scope, range, finals);
+      // On a PostgreSQL server the two statements run side by side on two of the pool's connections;
+      // PGlite has one connection, so there one after the other.
+      if (store.engine === 'postgresql') {
+        const [f, b] = await Promise.all([figures(), breakdowns()]);
+        return { figures: f, breakdowns: b };
+      }
+      return { figures: await figures(), breakdowns: await breakdowns() };
     }),
   ]);
   return {

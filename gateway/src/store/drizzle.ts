@@ -18,6 +18,8 @@ const pgCore = require('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-c
 export const {
   bigint,
   boolean,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,

@@ -7,6 +7,8 @@
 import {
   bigint,
   boolean,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -458,3 +460,32 @@ export const caseReturn = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.caseId, t.caseBinding] })],
 );
+
+/**
+ * Each report's handling durations, derived from its index row, kept clock facts and first two handler
+ * messages (clocks/durations.ts); what Statistik counts. Kept in step by triggers (migration 0009) that
+ * append the report to `case_handling_stale` whenever one of those facts is written.
+ */
+export const caseHandling = pgTable(
+  'case_handling',
+  {
+    companyId: integer('company_id').notNull(),
+    caseId: integer('case_id').notNull(),
+    caseBinding: text('case_binding').notNull(),
+    kept: boolean('kept').notNull(),
+    ackDue: date('ack_due', { mode: 'string' }),
+    ansDue: date('ans_due', { mode: 'string' }),
+    ackDaysTaken: doublePrecision('ack_days_taken'),
+    ackOn: date('ack_on', { mode: 'string' }),
+    ansDaysTaken: doublePrecision('ans_days_taken'),
+    ansOn: date('ans_on', { mode: 'string' }),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.caseId] })],
+);
+
+/** Reports whose durations must be derived again, in the order they were written. */
+export const caseHandlingStale = pgTable('case_handling_stale', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  companyId: integer('company_id').notNull(),
+  caseId: integer('case_id').notNull(),
+});

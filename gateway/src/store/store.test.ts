@@ -100,6 +100,8 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'case_conversation',
       'case_disposal',
       'case_event',
+      'case_handling',
+      'case_handling_stale',
       'case_index',
       'case_message',
       'case_return',
