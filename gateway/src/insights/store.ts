@@ -4,6 +4,7 @@
  * with its kept clock facts, its first two handler messages and whether the reporter came back. No
  * legacy read: what the watcher has not read yet is counted as unknown, never looked up here.
  */
+import { filedFrom, filedUpTo } from '../case-index/filing-days.ts';
 import { UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
 import { type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
@@ -87,8 +88,8 @@ export type FigureRange = { from?: string | undefined; to?: string | undefined }
  */
 export function scopeWhere(scope: FigureScope, range: FigureRange): SQL {
   const conditions = [sql`i.company_id in ${[...scope.companyIds]}`, sql`i.filed_at <> ''`];
-  if (range.from) conditions.push(sql`left(i.filed_at, 10) >= ${range.from}`);
-  if (range.to) conditions.push(sql`left(i.filed_at, 10) <= ${range.to}`);
+  if (range.from) conditions.push(filedFrom(sql`i.filed_at`, range.from));
+  if (range.to) conditions.push(filedUpTo(sql`i.filed_at`, range.to));
   if (scope.staffLineId !== undefined) {
     conditions.push(
       scope.staffLineId === null
