@@ -15,7 +15,7 @@ import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from '../s
 import { type SQL, sql } from '../store/drizzle.ts';
 import { sealer } from '../store/keyring.ts';
 import type { Store } from '../store/plugin.ts';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../test/databases.ts';
+import { createTestDatabase, ENGINES } from '../test/databases.ts';
 import {
   cityFigures,
   type FigureContext,
@@ -236,30 +236,39 @@ const MUTATED: FigureContext = {
     companyId === CHANGED_DEADLINES.companyId ? CHANGED_DEADLINES : CONTEXT.deadlines(companyId),
 };
 
-describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
-  let testDatabase: TestDatabase | undefined;
-  let database: Database;
-  let store: Store;
+type OpenedStore = { store: Store; url: string | null; close(): Promise<void> };
 
-  beforeAll(async () => {
-    if (engine === 'postgresql') {
-      testDatabase = await createTestDatabase();
-      database = await openPostgres(testDatabase.url, () => {});
-    } else {
-      database = await openEmbedded(MEMORY_DATA_DIR);
-    }
-    store = {
+/** A store on a database of its own (PostgreSQL) or in memory (PGlite). */
+async function openStore(engine: (typeof ENGINES)[number]['engine']): Promise<OpenedStore> {
+  const testDatabase = engine === 'postgresql' ? await createTestDatabase() : null;
+  const database: Database = testDatabase
+    ? await openPostgres(testDatabase.url, () => {})
+    : await openEmbedded(MEMORY_DATA_DIR);
+  return {
+    store: {
       db: database.db,
       engine: database.engine,
       embedded: database.embedded,
       sealer: sealer([{ id: 'k', key: randomBytes(32) }]),
       cases: caseBinder(randomBytes(32), () => {}),
-    };
+    },
+    url: testDatabase?.url ?? null,
+    close: async () => {
+      await database.close();
+      await testDatabase?.drop();
+    },
+  };
+}
+
+describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
+  let opened: OpenedStore;
+  let store: Store;
+
+  beforeAll(async () => {
+    opened = await openStore(engine);
+    store = opened.store;
   }, 120_000);
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => opened?.close());
 
   it.each([1, 2, 3])(
     'equal the JavaScript computation over the same rows (seed %i)',
@@ -345,29 +354,18 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
 });
 
 describe('kept durations refreshed by two replicas at once on postgresql', () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
+  let opened: OpenedStore;
   let store: Store;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase();
-    database = await openPostgres(testDatabase.url, () => {});
-    store = {
-      db: database.db,
-      engine: database.engine,
-      embedded: database.embedded,
-      sealer: sealer([{ id: 'k', key: randomBytes(32) }]),
-      cases: caseBinder(randomBytes(32), () => {}),
-    };
+    opened = await openStore('postgresql');
+    store = opened.store;
   }, 120_000);
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => opened?.close());
 
   it('derive what one would while facts are written', async () => {
     await generate(store, 7, 300);
-    const replica = await openPostgres(testDatabase.url, () => {});
+    const replica = await openPostgres(opened.url as string, () => {});
     try {
       // Refreshes from both pools, again and again, while the writes of every kind go on: none may
       // fail (a deadlock, a conflict on a kept row) nor leave an older derivation over a newer one.
