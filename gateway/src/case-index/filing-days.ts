@@ -6,10 +6,10 @@
  * of a company's 55,000 and looped over an index per row where a hash join was due (ADR 0069).
  */
 import { addDays } from '@wbs/shared/handling-clock';
-import { type SQL, sql } from '../store/drizzle.ts';
+import { type SQL, type SQLWrapper, sql } from '../store/drizzle.ts';
 
 /** Filed on `day` (YYYY-MM-DD) or later. */
-export const filedFrom = (column: SQL, day: string): SQL => sql`${column} >= ${day}`;
+export const filedFrom = (column: SQLWrapper, day: string): SQL => sql`${column} >= ${day}`;
 
 /** Filed on `day` (YYYY-MM-DD) or earlier. */
-export const filedUpTo = (column: SQL, day: string): SQL => sql`${column} < ${addDays(day, 1)}`;
+export const filedUpTo = (column: SQLWrapper, day: string): SQL => sql`${column} < ${addDays(day, 1)}`;

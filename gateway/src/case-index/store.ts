@@ -6,7 +6,6 @@
  * again after a crash finds its own changes already made and adds nothing, and two watchers never
  * announce one change twice. Facts only: never a name, a contact, a text or the complaint number.
  */
-
 import { type BoundCase, UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
 import { appendCaseEvents } from '../store/case-events.ts';
 import type { StoreDb } from '../store/database.ts';
@@ -605,7 +604,7 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
   const conditions = [
     eq(caseIndex.companyId, q.companyId),
     ne(caseIndex.filedAt, ''),
-    filedUpTo(sql`${caseIndex.filedAt}`, q.filedUpTo),
+    filedUpTo(caseIndex.filedAt, q.filedUpTo),
     or(isNull(caseIndex.statusId), notInArray(caseIndex.statusId, [...q.finalStatusIds])),
   ];
   if (q.staffLineId !== undefined) {
@@ -615,8 +614,8 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
         : sql`(${caseIndex.lineId} is null or ${caseIndex.lineId} = ${q.staffLineId})`,
     );
   }
-  if (q.from) conditions.push(filedFrom(sql`${caseIndex.filedAt}`, q.from));
-  if (q.to) conditions.push(filedUpTo(sql`${caseIndex.filedAt}`, q.to));
+  if (q.from) conditions.push(filedFrom(caseIndex.filedAt, q.from));
+  if (q.to) conditions.push(filedUpTo(caseIndex.filedAt, q.to));
   if (q.categoryId !== undefined) conditions.push(eq(caseIndex.categoryId, q.categoryId));
   if (q.lineId !== undefined) conditions.push(eq(caseIndex.lineId, q.lineId));
   if (q.statusId !== undefined) conditions.push(eq(caseIndex.statusId, q.statusId));

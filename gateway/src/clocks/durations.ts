@@ -12,11 +12,11 @@
  * It runs after each case-index poll and before every count, one at a time across replicas.
  */
 import { UNBOUND_ROW_GRACE_MS } from '../store/case-binding.ts';
-import { type SQL, sql } from '../store/drizzle.ts';
+import { rowsOf, type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 
 /** Advisory lock of the refresh (any constant; one-key locks never meet the two-key ones). */
-export const CASE_HANDLING_LOCK = 0x5752_4e30;
+const CASE_HANDLING_LOCK = 0x5752_4e30;
 const BATCH = 5_000;
 
 /** `x` when both are present, the later of them (the pair's second), else null. */
@@ -147,8 +147,6 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
       ans_days_taken = excluded.ans_days_taken, ans_on = excluded.ans_on`;
 }
 
-type Rows<T> = { rows: T[] };
-
 /**
  * Derives the stale reports' durations again, in batches, until none is stale; returns how many
  * queue entries it took. One refresh at a time (an advisory lock across replicas): a second waits for
@@ -156,22 +154,25 @@ type Rows<T> = { rows: T[] };
  */
 export async function refreshDurations(store: Pick<Store, 'db'>): Promise<number> {
   let taken = 0;
+  const [first] = await rowsOf<{ pending: boolean }>(
+    store.db,
+    sql`select exists (select 1 from case_handling_stale) as pending`,
+  );
+  if (!first?.pending) return taken;
   for (;;) {
-    const pending = (await store.db.execute(
-      sql`select exists (select 1 from case_handling_stale) as pending`,
-    )) as unknown as Rows<{ pending: boolean }>;
-    if (!pending.rows[0]?.pending) return taken;
     const batch = await store.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${CASE_HANDLING_LOCK})`);
       // Each statement below sees what committed before it started: a stale entry taken here is
       // written together with its facts, so the derivation that follows reads them.
-      const stale = (await tx.execute(sql`
-        delete from case_handling_stale
-         where id in (select id from case_handling_stale order by id limit ${BATCH})
-        returning company_id, case_id`)) as unknown as Rows<{ company_id: number; case_id: number }>;
-      if (stale.rows.length === 0) return 0;
-      const companyIds = stale.rows.map((row) => Number(row.company_id));
-      const caseIds = stale.rows.map((row) => Number(row.case_id));
+      const stale = await rowsOf<{ company_id: number; case_id: number }>(
+        tx,
+        sql`delete from case_handling_stale
+             where id in (select id from case_handling_stale order by id limit ${BATCH})
+            returning company_id, case_id`,
+      );
+      if (stale.length === 0) return 0;
+      const companyIds = stale.map((row) => Number(row.company_id));
+      const caseIds = stale.map((row) => Number(row.case_id));
       await tx.execute(deriveStatement(companyIds, caseIds));
       // Reports gone from the index (a retention purge, a row the legacy no longer has) keep nothing.
       await tx.execute(sql`
@@ -180,9 +181,10 @@ export async function refreshDurations(store: Pick<Store, 'db'>): Promise<number
          where h.company_id = q.company_id and h.case_id = q.case_id
            and not exists (select 1 from case_index i where i.company_id = q.company_id
                               and i.case_id = q.case_id and i.filed_at <> '')`);
-      return stale.rows.length;
+      return stale.length;
     });
     taken += batch;
-    if (batch === 0) return taken;
+    // A short batch emptied the queue as it stood: what was written before this refresh is derived.
+    if (batch < BATCH) return taken;
   }
 }

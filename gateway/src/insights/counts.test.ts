@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshDurations } from '../clocks/durations.ts';
 import { caseBinder } from '../store/case-binding.ts';
 import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from '../store/database.ts';
-import { type SQL, sql } from '../store/drizzle.ts';
+import { rowsOf, sql } from '../store/drizzle.ts';
 import { sealer } from '../store/keyring.ts';
 import type { Store } from '../store/plugin.ts';
 import { createTestDatabase, ENGINES } from '../test/databases.ts';
@@ -126,11 +126,6 @@ const RANGES = [
   { from: '2025-01-01', to: '2025-01-01' },
 ];
 
-/** The rows of a statement, as either engine hands them over. */
-async function rowsOf<T>(store: Store, query: SQL): Promise<T[]> {
-  return ((await store.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 const CONTEXT: FigureContext = {
   finals: FINALS,
   deadlines: (companyId) => (companyId === OWN_DEADLINES.companyId ? OWN_DEADLINES : DEFAULTS),
@@ -174,7 +169,7 @@ async function mutate(store: Store, seed: number) {
     case_id: number;
     case_binding: string;
     filed_at: string;
-  }>(store, sql`select company_id, case_id, case_binding, filed_at from case_index`);
+  }>(store.db, sql`select company_id, case_id, case_binding, filed_at from case_index`);
   for (const row of indexed) {
     const of = sql`company_id = ${row.company_id} and case_id = ${row.case_id}`;
     const filedMs = Date.parse(`${row.filed_at}+07:00`);
@@ -319,7 +314,7 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
       expect(await expectKeyFigures(store, MUTATED)).toBeGreaterThan(50);
       // Nothing is left to derive, and a kept row only for an indexed report.
       const [left] = await rowsOf<{ stale: number; orphans: number }>(
-        store,
+        store.db,
         sql`select (select count(*)::int from case_handling_stale) as stale,
           (select count(*)::int from case_handling h where not exists (select 1 from case_index i
             where i.company_id = h.company_id and i.case_id = h.case_id)) as orphans`,
@@ -338,7 +333,8 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
     });
     const stale = async () =>
       Number(
-        (await rowsOf<{ n: number }>(store, sql`select count(*)::int as n from case_handling_stale`))[0]!.n,
+        (await rowsOf<{ n: number }>(store.db, sql`select count(*)::int as n from case_handling_stale`))[0]!
+          .n,
       );
     expect(await stale()).toBe(0);
     // The watcher's sweeps write the same facts again; statuses and details are read when counted.

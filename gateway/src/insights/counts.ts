@@ -7,15 +7,9 @@
  * is measured without kept facts, and the company's deadlines stand where none were kept.
  */
 import { refreshDurations } from '../clocks/durations.ts';
-import { type SQL, sql } from '../store/drizzle.ts';
+import { rowsOf, type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type FigureRange, type FigureScope, scopeWhere } from './store.ts';
-
-type Rows<T> = { rows: T[] };
-
-async function select<T>(store: Store, query: SQL): Promise<T[]> {
-  return ((await store.db.execute(query)) as unknown as Rows<T>).rows;
-}
 
 const count = (value: number | string | null | undefined) => (value == null ? 0 : Number(value));
 const nullableNumber = (value: number | string | null | undefined) => (value == null ? null : Number(value));
@@ -49,8 +43,8 @@ export async function placeCounts(
 ): Promise<PlaceCounts> {
   const counts: PlaceCounts = { unread: 0, unlocated: 0, byProvince: new Map() };
   if (scope.companyIds.length === 0) return counts;
-  const rows = await select<{ kind: number; province_id: number | null; n: number }>(
-    store,
+  const rows = await rowsOf<{ kind: number; province_id: number | null; n: number }>(
+    store.db,
     sql`
     select p.kind, p.province_id, count(*)::int as n
       from (select case when not i.detail_read then 0
@@ -79,8 +73,8 @@ export async function cityCounts(
 ): Promise<Map<number | null, number>> {
   const counts = new Map<number | null, number>();
   if (scope.companyIds.length === 0) return counts;
-  const rows = await select<{ city_id: number | null; n: number }>(
-    store,
+  const rows = await rowsOf<{ city_id: number | null; n: number }>(
+    store.db,
     sql`
     select i.city_id, count(*)::int as n
       from case_index i
@@ -147,8 +141,8 @@ export async function figureCounts(
         as ${sql.raw(`${prefix}_ranks`)},
       count(*) filter (where ${sql.raw(`s.${prefix}_met`)})::int as ${sql.raw(`${prefix}_met`)}`;
   };
-  const rows = await select<Record<string, number | string | null>>(
-    store,
+  const rows = await rowsOf<Record<string, number | string | null>>(
+    store.db,
     sql`
     with r as (
       -- The kept durations of the index row's own incarnation (clocks/durations.ts); a report with
@@ -238,7 +232,7 @@ export async function breakdownCounts(
 ): Promise<Breakdowns> {
   const result: Breakdowns = { months: new Map(), channels: new Map(), statuses: new Map() };
   if (scope.companyIds.length === 0) return result;
-  const rows = await select<{
+  const rows = await rowsOf<{
     month: string | null;
     channel_id: number | null;
     status_id: number | null;
@@ -246,7 +240,7 @@ export async function breakdownCounts(
     n: number;
     closed: number;
   }>(
-    store,
+    store.db,
     sql`
     select left(i.filed_at, 7) as month, i.channel_id, i.status_id,
            grouping(left(i.filed_at, 7), i.channel_id, i.status_id) as g,

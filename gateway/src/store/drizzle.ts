@@ -7,6 +7,7 @@
  * Types still come from the package's own declarations.
  */
 import { createRequire } from 'node:module';
+import type { SQL } from 'drizzle-orm';
 
 const require = createRequire(import.meta.url);
 
@@ -32,6 +33,14 @@ export const {
   uuid,
 } = pgCore;
 export type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+
+/**
+ * The rows of a raw statement (`sql`…``): both drivers, node-postgres and PGlite, answer `execute` with
+ * `{ rows }`, which drizzle's types do not say. Works on a database and inside a transaction alike.
+ */
+export async function rowsOf<T>(db: { execute(query: SQL): PromiseLike<unknown> }, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as { rows: T[] }).rows;
+}
 
 /** The PostgreSQL server driver and its migrator. */
 export function nodePostgresDriver() {
