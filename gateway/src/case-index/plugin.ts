@@ -48,7 +48,7 @@ export const caseIndexPlugin = fp(
         });
         // What the poll wrote is derived now rather than by the next Statistik request, which would
         // otherwise wait for it (a first sweep writes every report of the group).
-        await refreshDurations(store).catch((error) =>
+        await refreshDurations(store, log).catch((error) =>
           log.warn({ err: { message: (error as Error).message } }, 'case index: durations not refreshed'),
         );
         return report;

@@ -147,12 +147,60 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
       ans_days_taken = excluded.ans_days_taken, ans_on = excluded.ans_on`;
 }
 
+/** A report as the queue and the kept rows name it. */
+export type ReportKey = { companyId: number; caseId: number };
+
+/** Where a report the refresh could not derive is said (ids only: the logs never hold case data). */
+export type DurationsLog = { warn(fields: Record<string, unknown>, message: string): void };
+
+/**
+ * SQLSTATE class 22, a data exception (a wall time no calendar has, a day out of range): something in
+ * one report's own rows, which no retry mends. Drizzle wraps the driver's error in `cause`.
+ */
+function isDataException(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+type Tx = Parameters<Parameters<Store['db']['transaction']>[0]>[0];
+
+/**
+ * Derives `reports` in a savepoint. Should one report's rows be unreadable (written by hand, or by a
+ * version with a fault), the statement fails for the whole set: the halves are then derived apart,
+ * down to the report itself, which is left out (`skipped`) so that every other report is kept and
+ * Statistik never fails on one report. Any other error (the store gone, a timeout) is thrown.
+ */
+async function deriveApart(tx: Tx, reports: ReportKey[], skipped: ReportKey[]): Promise<void> {
+  try {
+    await tx.transaction(async (savepoint) => {
+      await savepoint.execute(
+        deriveStatement(
+          reports.map((r) => r.companyId),
+          reports.map((r) => r.caseId),
+        ),
+      );
+    });
+  } catch (error) {
+    if (!isDataException(error)) throw error;
+    if (reports.length === 1) {
+      skipped.push(reports[0]!);
+      return;
+    }
+    const half = Math.ceil(reports.length / 2);
+    await deriveApart(tx, reports.slice(0, half), skipped);
+    await deriveApart(tx, reports.slice(half), skipped);
+  }
+}
+
 /**
  * Derives the stale reports' durations again, in batches, until none is stale; returns how many
  * queue entries it took. One refresh at a time (an advisory lock across replicas): a second waits for
  * the first and then takes what is left, so an older derivation never overwrites a newer one.
+ * A report whose rows cannot be read keeps no durations (Statistik counts it as filed, unmeasured)
+ * until a later write of its facts queues it again; it is logged by its ids.
  */
-export async function refreshDurations(store: Pick<Store, 'db'>): Promise<number> {
+export async function refreshDurations(store: Pick<Store, 'db'>, log?: DurationsLog): Promise<number> {
   let taken = 0;
   const [first] = await rowsOf<{ pending: boolean }>(
     store.db,
@@ -160,6 +208,7 @@ export async function refreshDurations(store: Pick<Store, 'db'>): Promise<number
   );
   if (!first?.pending) return taken;
   for (;;) {
+    const skipped: ReportKey[] = [];
     const batch = await store.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${CASE_HANDLING_LOCK})`);
       // Each statement below sees what committed before it started: a stale entry taken here is
@@ -171,18 +220,35 @@ export async function refreshDurations(store: Pick<Store, 'db'>): Promise<number
             returning company_id, case_id`,
       );
       if (stale.length === 0) return 0;
-      const companyIds = stale.map((row) => Number(row.company_id));
-      const caseIds = stale.map((row) => Number(row.case_id));
-      await tx.execute(deriveStatement(companyIds, caseIds));
-      // Reports gone from the index (a retention purge, a row the legacy no longer has) keep nothing.
+      // A report written to several times since the last refresh is queued as often: derived once.
+      const keyed = new Map<string, ReportKey>();
+      for (const row of stale) {
+        const report = { companyId: Number(row.company_id), caseId: Number(row.case_id) };
+        keyed.set(`${report.companyId}:${report.caseId}`, report);
+      }
+      const reports = [...keyed.values()];
+      await deriveApart(tx, reports, skipped);
+      const companyIds = reports.map((r) => r.companyId);
+      const caseIds = reports.map((r) => r.caseId);
+      // Reports gone from the index (a retention purge, a row the legacy no longer has) keep nothing,
+      // nor does a report left out above (its earlier durations may no longer hold).
+      const left = new Set(skipped.map((r) => `${r.companyId}:${r.caseId}`));
       await tx.execute(sql`
         delete from case_handling h
-         using unnest(${sql.param(companyIds)}::integer[], ${sql.param(caseIds)}::integer[]) as q(company_id, case_id)
+         using unnest(${sql.param(companyIds)}::integer[], ${sql.param(caseIds)}::integer[],
+                      ${sql.param(reports.map((r) => left.has(`${r.companyId}:${r.caseId}`)))}::boolean[])
+               as q(company_id, case_id, left_out)
          where h.company_id = q.company_id and h.case_id = q.case_id
-           and not exists (select 1 from case_index i where i.company_id = q.company_id
-                              and i.case_id = q.case_id and i.filed_at <> '')`);
+           and (q.left_out or not exists (select 1 from case_index i where i.company_id = q.company_id
+                                            and i.case_id = q.case_id and i.filed_at <> ''))`);
       return stale.length;
     });
+    for (const report of skipped) {
+      log?.warn(
+        { companyId: report.companyId, caseId: report.caseId },
+        "handling durations: the report's clock facts cannot be read; it is counted unmeasured",
+      );
+    }
     taken += batch;
     // A short batch emptied the queue as it stood: what was written before this refresh is derived.
     if (batch < BATCH) return taken;

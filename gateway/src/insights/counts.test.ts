@@ -347,6 +347,53 @@ describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
       where case_id = (select min(case_id) from case_clock)`);
     expect(await stale()).toBe(1);
   });
+
+  it('leaves out a report whose facts cannot be read, keeps every other, and counts it unmeasured', async () => {
+    await generate(store, 7, 120);
+    const all = { companyIds: [1, 2, 3] };
+    const ever = { from: '2000-01-01', to: '2030-12-31' };
+    const input = { finals: FINALS, newStatusId: 1, defaults: DEFAULTS };
+    const before = figuresOf((await figureCounts(store, all, ever, input)).get(null));
+    const [damaged] = await rowsOf<{ company_id: number; case_id: number; filed_at: string }>(
+      store.db,
+      sql`select k.company_id, k.case_id, k.filed_at from case_clock k
+            join case_index i on i.company_id = k.company_id and i.case_id = k.case_id
+                             and i.case_binding = k.case_binding
+            join case_handling h on h.company_id = k.company_id and h.case_id = k.case_id
+           where h.kept and h.ack_days_taken is not null
+           order by k.company_id, k.case_id limit 1`,
+    );
+    expect(damaged).toBeDefined();
+    const at = sql`company_id = ${damaged!.company_id} and case_id = ${damaged!.case_id}`;
+    // Written by hand: no calendar has 30 February. Another report changes in the same batch.
+    await store.db.execute(sql`update case_clock set filed_at = '2025-02-30T10:00:00' where ${at}`);
+    await store.db.execute(sql`update case_clock set log_answered_at = '2025-01-02T03:04:05'
+      where case_id = (select max(case_id) from case_clock)`);
+    const warned: Record<string, unknown>[] = [];
+    const log = { warn: (fields: Record<string, unknown>) => warned.push(fields) };
+    const after = figuresOf((await figureCounts(store, all, ever, { ...input, log })).get(null));
+    expect(warned).toEqual([{ companyId: damaged!.company_id, caseId: damaged!.case_id }]);
+    const kept = async () =>
+      (
+        await rowsOf<{ kept: number; indexed: number; stale: number; damaged: boolean }>(
+          store.db,
+          sql`select (select count(*)::int from case_handling) as kept,
+                (select count(*)::int from case_index where filed_at <> '') as indexed,
+                (select count(*)::int from case_handling_stale) as stale,
+                exists (select 1 from case_handling where ${at}) as damaged`,
+        )
+      )[0]!;
+    const left = await kept();
+    expect(left).toEqual({ kept: left.indexed - 1, indexed: left.indexed, stale: 0, damaged: false });
+    // Counted as filed, without its durations.
+    expect(after.filed).toBe(before.filed);
+    expect(after.acknowledge.measured).toBe(before.acknowledge.measured - 1);
+
+    // Mended by a later write of its facts: derived again.
+    await store.db.execute(sql`update case_clock set filed_at = ${damaged!.filed_at} where ${at}`);
+    await expectKeyFigures(store);
+    expect(await kept()).toMatchObject({ stale: 0, damaged: true });
+  });
 });
 
 describe('kept durations refreshed by two replicas at once on postgresql', () => {

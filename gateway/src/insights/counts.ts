@@ -6,7 +6,7 @@
  * as the case detail's clock; what depends on the moment of counting is applied here: a report in Baru
  * is measured without kept facts, and the company's deadlines stand where none were kept.
  */
-import { refreshDurations } from '../clocks/durations.ts';
+import { type DurationsLog, refreshDurations } from '../clocks/durations.ts';
 import { rowsOf, type SQL, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
 import { type FigureRange, type FigureScope, scopeWhere } from './store.ts';
@@ -110,6 +110,8 @@ export type FigureCountsInput = {
   /** Baru: a report in it (or of no status) has no log facts, only the company's deadlines. */
   newStatusId: number;
   defaults: { ackDays: number; feedbackMonths: number };
+  /** Where a report whose durations cannot be derived is said (clocks/durations.ts). */
+  log?: DurationsLog;
 };
 
 /**
@@ -127,7 +129,7 @@ export async function figureCounts(
   const { finals, newStatusId, defaults } = input;
   // What was written since the last refresh is derived first (usually nothing: the watcher's poll
   // refreshes after it writes).
-  await refreshDurations(store);
+  await refreshDurations(store, input.log);
   const where = scopeWhere(scope, range);
   // One company: its figures are the scope's, one aggregate without grouping (no sort by company).
   const single = scope.companyIds.length === 1;

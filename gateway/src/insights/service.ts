@@ -177,7 +177,12 @@ export async function statisticsOf(
     channels(legacy),
     whenSeeded(ctx, scope, async (store) => {
       const figures = () =>
-        figureCounts(store, scope, range, { finals, newStatusId: STATUS_NEW_ID, defaults: ctx.defaults });
+        figureCounts(store, scope, range, {
+          finals,
+          newStatusId: STATUS_NEW_ID,
+          defaults: ctx.defaults,
+          log: ctx.log,
+        });
       const breakdowns = () => breakdownCounts(store, scope, range, finals);
       // On a PostgreSQL server the two statements run side by side on two of the pool's connections;
       // PGlite has one connection, so there one after the other.
