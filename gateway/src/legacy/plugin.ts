@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import fp from 'fastify-plugin';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
+import { decorateRequestOnce } from '../request-once.ts';
 import {
   type CallContext,
   type LegacyAuth,
@@ -136,17 +137,7 @@ export const legacyPlugin = fp(
     const cache = referenceCache(opts.config.referenceCacheSeconds);
     app.decorate('referenceCache', cache);
     app.decorate('serviceAccount', serviceAccount(opts.config.legacyService));
-    const bound = new WeakMap<FastifyRequest, LegacyCaller>();
-    app.decorateRequest('legacy', {
-      getter(this: FastifyRequest) {
-        let legacy = bound.get(this);
-        if (!legacy) {
-          legacy = bind(client, cache, this);
-          bound.set(this, legacy);
-        }
-        return legacy;
-      },
-    });
+    decorateRequestOnce(app, 'legacy', (request) => bind(client, cache, request));
     app.addHook('onClose', async () => client.close());
   },
   { name: 'wbs-legacy', dependencies: ['wbs-logging'] },

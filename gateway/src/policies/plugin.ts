@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiProblem } from '../errors.ts';
 import { audit } from '../logging.ts';
+import { decorateRequestOnce } from '../request-once.ts';
 import { needsStepUp } from '../second-factor/state.ts';
 import { type Caller, scopeOfUser } from './caller.ts';
 import { partnerCompanyCache } from './scope.ts';
@@ -80,28 +81,19 @@ export const policyPlugin = fp(
     });
 
     const partnerCompanies = partnerCompanyCache();
-    const callers = new WeakMap<FastifyRequest, Caller>();
-    app.decorateRequest('caller', {
-      getter(this: FastifyRequest) {
-        let caller = callers.get(this);
-        if (!caller) {
-          const request = this;
-          const user = request.session?.user ?? null;
-          caller = {
-            legacy: request.legacy,
-            user,
-            scope: scopeOfUser(user),
-            log: request.log,
-            denied(resource, id) {
-              audit(request, 'scope-denied', { resource, resourceId: id });
-              return new ApiProblem('not-found');
-            },
-            partnerCompanies,
-          };
-          callers.set(this, caller);
-        }
-        return caller;
-      },
+    decorateRequestOnce(app, 'caller', (request): Caller => {
+      const user = request.session?.user ?? null;
+      return {
+        legacy: request.legacy,
+        user,
+        scope: scopeOfUser(user),
+        log: request.log,
+        denied(resource, id) {
+          audit(request, 'scope-denied', { resource, resourceId: id });
+          return new ApiProblem('not-found');
+        },
+        partnerCompanies,
+      };
     });
 
     app.addHook('onRequest', async (request) => {
