@@ -7,8 +7,8 @@
  * The job queue runs the polls (`case-watch`, docs/adr/0058-case-index-watcher.md): one at a time
  * across replicas (pg-boss `stately`), each sending the next WATCH_INTERVAL_SECONDS later, and a
  * schedule each minute restarting the chain if a process died holding it. A poll that found
- * something asks the notifier to run at once. After each poll the reports it changed get their
- * handling durations derived again (clocks/durations.ts).
+ * something asks the notifier to run at once; then the reports it changed get their handling
+ * durations derived again (clocks/durations.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +46,8 @@ export const caseIndexPlugin = fp(
           deadlines: app.config.handlingDeadlines,
           metrics: app.telemetry,
         });
+        // Its news go out first: deriving durations must not hold a "Laporan baru" back.
+        if (report.newCases + report.changes > 0) app.notices.deliverSoon();
         // What the poll wrote is derived now rather than by the next Statistik request, which would
         // otherwise wait for it (a first sweep writes every report of the group).
         await refreshDurations(store, log).catch((error) =>
@@ -63,8 +65,7 @@ export const caseIndexPlugin = fp(
       { name: WATCH_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 120, deadLetters: false },
       async () => {
         try {
-          const report = await app.caseIndex.poll();
-          if (report.newCases + report.changes > 0) app.notices.deliverSoon();
+          await app.caseIndex.poll();
         } finally {
           await app.jobs
             .send(WATCH_QUEUE, {}, { singletonKey: 'next', startAfterSeconds: interval })
