@@ -12,7 +12,7 @@ import type { memoryLocation } from 'wouter/memory-location';
 import { App } from '../App.tsx';
 import { ApiError, api } from '../api/client.ts';
 import { fakeGateway as fakeGatewayOf, type Reply, type Routes } from '../test/fakeGateway.ts';
-import { cleanUp, renderAt } from '../test/render.tsx';
+import { cleanUp, findPage, renderAt } from '../test/render.tsx';
 import { ConfirmProvider } from '../ui/ConfirmDialog.tsx';
 import { LoadingProvider } from '../ui/LoadingOverlay.tsx';
 import { notify } from '../ui/toaster.tsx';
@@ -137,7 +137,7 @@ describe('Verifikasi Dua Langkah', () => {
       },
     });
     const location = renderApp('/admin/company');
-    await screen.findByRole('heading', { name: 'Verifikasi Dua Langkah' });
+    await findPage('Verifikasi Dua Langkah');
     expect(here(location)).toBe('/auth/verifikasi');
     // No passkey on this account: no passkey button.
     expect(screen.queryByRole('button', { name: 'Gunakan passkey' })).toBeNull();
@@ -161,7 +161,7 @@ describe('Verifikasi Dua Langkah', () => {
     fireEvent.change(screen.getByLabelText('Kode autentikator'), { target: { value: '123 456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verifikasi' }));
     // Back to the page the step interrupted.
-    await screen.findByRole('heading', { name: 'Perusahaan' });
+    await findPage('Perusahaan');
     expect(here(location)).toBe('/admin/company');
     expect(calls.filter((c) => c.path === '/session/second-factor').at(-1)?.body).toEqual({
       method: 'totp',
@@ -191,11 +191,11 @@ describe('Verifikasi Dua Langkah', () => {
       },
     });
     const location = renderApp('/auth/login');
-    await screen.findByRole('heading', { name: 'Verifikasi Dua Langkah' });
+    await findPage('Verifikasi Dua Langkah');
     // A passkey-only account is not asked for an authenticator code.
     expect(screen.queryByLabelText('Kode autentikator')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Gunakan passkey' }));
-    await screen.findByRole('heading', { name: 'Partner' });
+    await findPage('Partner');
     expect(here(location)).toBe('/admin/partner');
     expect(webauthn.startAuthentication).toHaveBeenCalledWith({
       optionsJSON: { challenge: 'c2FsdA', rpId: 'localhost' },
@@ -245,7 +245,7 @@ describe('Verifikasi Dua Langkah', () => {
     await screen.findByLabelText('Kode autentikator');
 
     fireEvent.click(screen.getByRole('button', { name: 'Batal' }));
-    await screen.findByRole('heading', { name: 'Masuk' });
+    await findPage('Masuk');
     expect(here(location)).toBe('/auth/login');
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/session')).toBe(true);
   });
@@ -273,7 +273,7 @@ describe('Aktifkan Verifikasi Dua Langkah', () => {
       },
     });
     const location = renderApp('/');
-    await screen.findByRole('heading', { name: 'Aktifkan Verifikasi Dua Langkah' });
+    await findPage('Aktifkan Verifikasi Dua Langkah');
     expect(here(location)).toBe('/auth/aktifkan-verifikasi');
     expect(screen.getByText(/dapat melihat data pelapor/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Aplikasi autentikator' }));
@@ -291,7 +291,7 @@ describe('Aktifkan Verifikasi Dua Langkah', () => {
     fireEvent.change(screen.getByLabelText('Kode autentikator'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Aktifkan' }));
 
-    await screen.findByRole('heading', { name: 'Kode Pemulihan' });
+    await findPage('Kode Pemulihan');
     const list = screen.getByRole('list', { name: 'Daftar kode pemulihan' });
     expect(
       within(list)
@@ -306,7 +306,7 @@ describe('Aktifkan Verifikasi Dua Langkah', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Saya sudah menyimpan kode pemulihan' }));
     await waitFor(() => expect(next.disabled).toBe(false));
     fireEvent.click(next);
-    await screen.findByRole('heading', { name: 'Partner' });
+    await findPage('Partner');
     expect(here(location)).toBe('/admin/partner');
   });
 
@@ -336,7 +336,7 @@ describe('Aktifkan Verifikasi Dua Langkah', () => {
     expect(await screen.findByText('Nama passkey harus diisi')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Nama passkey'), { target: { value: ' Laptop kantor ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Daftarkan passkey' }));
-    await screen.findByRole('heading', { name: 'Kode Pemulihan' });
+    await findPage('Kode Pemulihan');
     expect(webauthn.startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'y' } });
     expect(calls.find((c) => c.path === '/account/second-factors/passkeys')?.body).toEqual({
       name: 'Laptop kantor',
@@ -391,14 +391,14 @@ describe('after a forced password change', () => {
       LoadingProvider: loading.LoadingProvider,
       ConfirmProvider: confirm.ConfirmProvider,
     });
-    await screen.findByRole('heading', { name: 'Ubah Kata Sandi' }, { timeout: 5_000 });
+    await findPage('Ubah Kata Sandi');
     fireEvent.change(screen.getByLabelText('Kata sandi lama'), { target: { value: 'Awal#2026!' } });
     fireEvent.change(screen.getByLabelText('Kata sandi baru'), { target: { value: 'Analis#Baru2026' } });
     fireEvent.change(screen.getByLabelText('Konfirmasi kata sandi baru'), {
       target: { value: 'Analis#Baru2026' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Simpan' }));
-    await screen.findByRole('heading', { name: 'Aktifkan Verifikasi Dua Langkah' });
+    await findPage('Aktifkan Verifikasi Dua Langkah');
     expect(here(location)).toBe('/auth/aktifkan-verifikasi');
     fireEvent.click(screen.getByRole('button', { name: 'Aplikasi autentikator' }));
     fireEvent.change(await screen.findByLabelText('Kode autentikator'), { target: { value: '123456' } });
@@ -432,7 +432,7 @@ describe('step-up and the pending step from any call', () => {
       },
     });
     renderApp('/admin/partner');
-    await screen.findByRole('heading', { name: 'Partner' });
+    await findPage('Partner');
     let result: unknown;
     const pending = reveal().then((reply) => {
       result = reply;
@@ -454,7 +454,7 @@ describe('step-up and the pending step from any call', () => {
         problem(401, 'step-up-required', 'Untuk tindakan ini, verifikasi ulang dengan faktor kedua Anda'),
     });
     renderApp('/admin/partner');
-    await screen.findByRole('heading', { name: 'Partner' });
+    await findPage('Partner');
     const failure = reveal().catch((e: unknown) => e);
     const dialog = await screen.findByRole('alertdialog', { name: 'Verifikasi Ulang' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Batal' }));
@@ -475,9 +475,9 @@ describe('step-up and the pending step from any call', () => {
       },
     });
     const location = renderApp('/admin/company');
-    await screen.findByRole('heading', { name: 'Perusahaan' });
+    await findPage('Perusahaan');
     await act(() => api.GET('/api/v1/case-statuses').catch(() => undefined));
-    await screen.findByRole('heading', { name: 'Verifikasi Dua Langkah' });
+    await findPage('Verifikasi Dua Langkah');
     expect(here(location)).toBe('/auth/verifikasi');
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     expect(notify.error).not.toHaveBeenCalled();

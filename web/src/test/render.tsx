@@ -4,7 +4,7 @@
  * Test-only: imported by *.test.tsx files alone, never by the app.
  */
 import { ChakraProvider } from '@chakra-ui/react';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import type { ComponentType, ReactNode } from 'react';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { vi } from 'vitest';
@@ -62,3 +62,9 @@ export function cleanUp() {
   vi.unstubAllGlobals();
   vi.clearAllMocks();
 }
+
+/**
+ * The heading of a page reached by a route: pages are lazy modules, which a loaded machine may take
+ * longer than Testing Library's 1 s default to load in a test.
+ */
+export const findPage = (name: string) => screen.findByRole('heading', { name }, { timeout: 5_000 });
