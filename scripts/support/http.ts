@@ -52,18 +52,33 @@ export async function call(baseUrl: string, c: Call): Promise<Reply> {
     const code = (error as { code?: string }).code ?? '';
     const replayable = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof FormData;
     if (!replayable || !['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code)) throw error;
-    return rawExchange(
-      new URL(c.path, baseUrl),
-      method,
-      headers,
-      body as string | Buffer | FormData,
-      started,
-    );
+    // The server's close after its early answer meets the rest of the body: its kernel resets the
+    // connection, and a reset can cost the client an answer it had not read yet (seen once on a
+    // loaded machine). Each try is another chance; a server that never answers fails all three.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await rawExchange(
+          new URL(c.path, baseUrl),
+          method,
+          headers,
+          body as string | Buffer | FormData,
+          started,
+        );
+      } catch (rawError) {
+        if (attempt >= 3 || !(rawError instanceof NoAnswer)) throw rawError;
+      }
+    }
   }
   const text = await reply.body.text();
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(reply.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
   return { status: reply.statusCode, headers: flat, text, ms: performance.now() - started };
+}
+
+class NoAnswer extends Error {
+  constructor() {
+    super('the server closed without an answer');
+  }
 }
 
 /** One request over a plain socket (Connection: close): whatever the server answered is read, even
@@ -106,7 +121,7 @@ async function rawExchange(
     socket.write(bytes);
   });
   const split = received.indexOf('\r\n\r\n');
-  if (split < 0) throw new Error('the server closed without an answer');
+  if (split < 0) throw new NoAnswer();
   const [statusLine = '', ...headerLines] = received.subarray(0, split).toString('latin1').split('\r\n');
   const flat: Record<string, string> = {};
   for (const line of headerLines) {
