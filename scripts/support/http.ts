@@ -52,33 +52,18 @@ export async function call(baseUrl: string, c: Call): Promise<Reply> {
     const code = (error as { code?: string }).code ?? '';
     const replayable = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof FormData;
     if (!replayable || !['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code)) throw error;
-    // The server's close after its early answer meets the rest of the body: its kernel resets the
-    // connection, and a reset can cost the client an answer it had not read yet (seen once on a
-    // loaded machine). Each try is another chance; a server that never answers fails all three.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await rawExchange(
-          new URL(c.path, baseUrl),
-          method,
-          headers,
-          body as string | Buffer | FormData,
-          started,
-        );
-      } catch (rawError) {
-        if (attempt >= 3 || !(rawError instanceof NoAnswer)) throw rawError;
-      }
-    }
+    return rawExchange(
+      new URL(c.path, baseUrl),
+      method,
+      headers,
+      body as string | Buffer | FormData,
+      started,
+    );
   }
   const text = await reply.body.text();
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(reply.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
   return { status: reply.statusCode, headers: flat, text, ms: performance.now() - started };
-}
-
-class NoAnswer extends Error {
-  constructor() {
-    super('the server closed without an answer');
-  }
 }
 
 /** One request over a plain socket (Connection: close): whatever the server answered is read, even
@@ -117,11 +102,18 @@ async function rawExchange(
     // Written, not ended: a client that shuts its side after the body has hung up as far as Node's
     // server is concerned, which then drops the request unanswered. `Connection: close` ends the
     // exchange from the server's side once it has answered.
-    socket.write(head);
-    socket.write(bytes);
+    // The body goes in pieces, each once the one before has left, and stops at the first byte of an
+    // answer (as RFC 9112 §9.5 asks of a client). Written at once, a body the server refused unread
+    // ends in a reset whose write error closes this socket before its answer is read.
+    const PIECE = 64 * 1024;
+    const writeFrom = (offset: number) => {
+      if (chunks.length > 0 || offset >= bytes.length || socket.destroyed) return;
+      socket.write(bytes.subarray(offset, offset + PIECE), () => writeFrom(offset + PIECE));
+    };
+    socket.write(head, () => writeFrom(0));
   });
   const split = received.indexOf('\r\n\r\n');
-  if (split < 0) throw new NoAnswer();
+  if (split < 0) throw new Error('the server closed without an answer');
   const [statusLine = '', ...headerLines] = received.subarray(0, split).toString('latin1').split('\r\n');
   const flat: Record<string, string> = {};
   for (const line of headerLines) {
