@@ -66,6 +66,9 @@ export async function call(baseUrl: string, c: Call): Promise<Reply> {
   return { status: reply.statusCode, headers: flat, text, ms: performance.now() - started };
 }
 
+/** How long the raw exchange waits for an early answer before it sends the body. */
+const EARLY_ANSWER_MS = 5_000;
+
 /** One request over a plain socket (Connection: close): whatever the server answered is read, even
  * when it closed before taking the whole body. Only for replies the server sends in one piece. */
 async function rawExchange(
@@ -102,15 +105,20 @@ async function rawExchange(
     // Written, not ended: a client that shuts its side after the body has hung up as far as Node's
     // server is concerned, which then drops the request unanswered. `Connection: close` ends the
     // exchange from the server's side once it has answered.
-    // The body goes in pieces, each once the one before has left, and stops at the first byte of an
-    // answer (as RFC 9112 §9.5 asks of a client). Written at once, a body the server refused unread
-    // ends in a reset whose write error closes this socket before its answer is read.
+    // This exchange follows a request the server answered before reading its body (a 413, a 503
+    // `busy`): the head goes first, and the body only if no answer came within EARLY_ANSWER_MS, in
+    // pieces that stop at the first byte of an answer (RFC 9112 §9.5). Written at once, a body the
+    // server refused unread ends in a reset whose write error closes this socket before its answer
+    // is read (on a loaded machine, on every try).
     const PIECE = 64 * 1024;
     const writeFrom = (offset: number) => {
       if (chunks.length > 0 || offset >= bytes.length || socket.destroyed) return;
       socket.write(bytes.subarray(offset, offset + PIECE), () => writeFrom(offset + PIECE));
     };
-    socket.write(head, () => writeFrom(0));
+    const sendBody = setTimeout(() => writeFrom(0), EARLY_ANSWER_MS);
+    socket.once('data', () => clearTimeout(sendBody));
+    socket.once('close', () => clearTimeout(sendBody));
+    socket.write(head);
   });
   const split = received.indexOf('\r\n\r\n');
   if (split < 0) throw new Error('the server closed without an answer');
