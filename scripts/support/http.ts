@@ -102,14 +102,13 @@ async function rawExchange(
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
     });
     socket.on('close', () => resolve(Buffer.concat(chunks)));
-    // Written, not ended: a client that shuts its side after the body has hung up as far as Node's
-    // server is concerned, which then drops the request unanswered. `Connection: close` ends the
-    // exchange from the server's side once it has answered.
     // This exchange follows a request the server answered before reading its body (a 413, a 503
     // `busy`): the head goes first, and the body only if no answer came within EARLY_ANSWER_MS, in
     // pieces that stop at the first byte of an answer (RFC 9112 §9.5). Written at once, a body the
     // server refused unread ends in a reset whose write error closes this socket before its answer
-    // is read (on a loaded machine, on every try).
+    // is read (on a loaded machine, on every try). Written, not ended: a client that shuts its side
+    // after the body has hung up as far as Node's server is concerned, which then drops the request
+    // unanswered; `Connection: close` ends the exchange from the server's side once it has answered.
     const PIECE = 64 * 1024;
     const writeFrom = (offset: number) => {
       if (chunks.length > 0 || offset >= bytes.length || socket.destroyed) return;

@@ -148,7 +148,9 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
 }
 
 /** A report as the queue and the kept rows name it. */
-export type ReportKey = { companyId: number; caseId: number };
+type ReportKey = { companyId: number; caseId: number };
+
+const keyOf = (report: ReportKey) => `${report.companyId}:${report.caseId}`;
 
 /** Where a report the refresh could not derive is said (ids only: the logs never hold case data). */
 export type DurationsLog = { warn(fields: Record<string, unknown>, message: string): void };
@@ -224,19 +226,18 @@ export async function refreshDurations(store: Pick<Store, 'db'>, log?: Durations
       const keyed = new Map<string, ReportKey>();
       for (const row of stale) {
         const report = { companyId: Number(row.company_id), caseId: Number(row.case_id) };
-        keyed.set(`${report.companyId}:${report.caseId}`, report);
+        keyed.set(keyOf(report), report);
       }
       const reports = [...keyed.values()];
       await deriveApart(tx, reports, skipped);
-      const companyIds = reports.map((r) => r.companyId);
-      const caseIds = reports.map((r) => r.caseId);
       // Reports gone from the index (a retention purge, a row the legacy no longer has) keep nothing,
       // nor does a report left out above (its earlier durations may no longer hold).
-      const left = new Set(skipped.map((r) => `${r.companyId}:${r.caseId}`));
+      const left = new Set(skipped.map(keyOf));
       await tx.execute(sql`
         delete from case_handling h
-         using unnest(${sql.param(companyIds)}::integer[], ${sql.param(caseIds)}::integer[],
-                      ${sql.param(reports.map((r) => left.has(`${r.companyId}:${r.caseId}`)))}::boolean[])
+         using unnest(${sql.param(reports.map((r) => r.companyId))}::integer[],
+                      ${sql.param(reports.map((r) => r.caseId))}::integer[],
+                      ${sql.param(reports.map((r) => left.has(keyOf(r))))}::boolean[])
                as q(company_id, case_id, left_out)
          where h.company_id = q.company_id and h.case_id = q.case_id
            and (q.left_out or not exists (select 1 from case_index i where i.company_id = q.company_id

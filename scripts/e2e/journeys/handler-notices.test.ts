@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { queryTestDatabase } from '../../../gateway/src/test/databases.ts';
+import { until } from '../../../gateway/src/test/until.ts';
 import { makePdf } from '../../support/files.ts';
 import { type SinkMessage, sinkMessages, waitForMails } from '../../support/mail.ts';
 import { apiGet, apiSignIn, fileGuestReport, findCase, signIn, useJourney } from './support.ts';
@@ -24,51 +25,48 @@ const PARTNER = 'wbs@holding-airminum.example.id';
 const newReportTo = (address: string) => (m: SinkMessage) =>
   m.envelope.to.includes(address) && m.subject.includes('Laporan baru');
 
+/** The first row of a statement on the gateway's store. */
+const firstRow = async <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  (await queryTestDatabase<T>(storeUrl, text, values))[0];
+
 /** The watcher's silent first pass over every company is done: what is filed from now on is news. */
-async function indexSeeded(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const [row] = await queryTestDatabase<{ n: number }>(
-      storeUrl,
-      'select count(*)::int as n from case_watch where seeded',
-    );
-    if ((row?.n ?? 0) >= 3) return;
-    if (Date.now() > deadline) throw new Error('the case index was never seeded');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const indexSeeded = () =>
+  until(
+    async () =>
+      ((await firstRow<{ n: number }>('select count(*)::int as n from case_watch where seeded'))?.n ?? 0) >=
+      3,
+    60_000,
+  );
 
-/** Waits until every notice of `userId` up to `last` that asked for an immediate mail has had it. */
-async function noEarlierMailPending(userId: number, last: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const [row] = await queryTestDatabase<{ n: number }>(
-      storeUrl,
-      "select count(*)::int as n from notice where user_id = $1 and id <= $2 and mail = 'immediate'",
-      [userId, last],
-    );
-    if ((row?.n ?? 0) === 0) return;
-    if (Date.now() > deadline) throw new Error('earlier notices of the admin were never mailed');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+/** Every notice of `userId` up to `last` that asked for an immediate mail has had it. */
+const noEarlierMailPending = (userId: number, last: number) =>
+  until(
+    async () =>
+      (
+        await firstRow<{ n: number }>(
+          "select count(*)::int as n from notice where user_id = $1 and id <= $2 and mail = 'immediate'",
+          [userId, last],
+        )
+      )?.n === 0,
+    60_000,
+  );
 
-/** The id of the "Laporan baru" notice of `caseId` to `userId` once its mail is sent, by `deadline`. */
-async function sentNoticeOf(userId: number, caseId: number, deadline: number): Promise<number> {
-  for (;;) {
-    const [row] = await queryTestDatabase<{ id: number; mail: string }>(
-      storeUrl,
+/** The id of the "Laporan baru" notice of `caseId` to `userId` once its mail is sent, within `ms`. */
+async function sentNoticeOf(userId: number, caseId: number, ms: number): Promise<number> {
+  let row: { id: number; mail: string } | undefined;
+  const sent = async () => {
+    row = await firstRow<{ id: number; mail: string }>(
       "select id::int, mail from notice where user_id = $1 and kind = 'new-report' and case_id = $2",
       [userId, caseId],
     );
-    if (row?.mail === 'sent') return row.id;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `case ${caseId}: ${row ? `notice ${row.id}, mail ${row.mail}` : 'no notice'} after 60 s`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+    return row?.mail === 'sent';
+  };
+  await until(sent, ms).catch(() => {
+    throw new Error(
+      `case ${caseId}: ${row ? `notice ${row.id}, mail ${row.mail}` : 'no notice'} after ${ms} ms`,
+    );
+  });
+  return row!.id;
 }
 
 describe("handlers' notices", () => {
@@ -80,11 +78,13 @@ describe("handlers' notices", () => {
     // Earlier journeys' reports may still be announced while this one is filed, and a mail may
     // gather several notices: so this report is followed by its own notice, and the mails are
     // counted from a moment when every earlier notice of the admin had had its mail.
-    const [{ last } = { last: 0 }] = await queryTestDatabase<{ last: number }>(
-      storeUrl,
-      'select coalesce(max(id), 0)::int as last from notice where user_id = $1',
-      [user.id],
-    );
+    const last =
+      (
+        await firstRow<{ last: number }>(
+          'select coalesce(max(id), 0)::int as last from notice where user_id = $1',
+          [user.id],
+        )
+      )?.last ?? 0;
     await noEarlierMailPending(user.id, last);
     const before = {
       admin: (await sinkMessages(sinkUrl)).filter(newReportTo(ADMIN)).length,
@@ -100,7 +100,7 @@ describe("handlers' notices", () => {
     const { id: caseId } = await findCase(admin, caseNumber);
 
     // This report's notice to the admin, its mail sent, within 60 s of filing.
-    const notice = await sentNoticeOf(user.id, caseId, filedAt + 60_000);
+    const notice = await sentNoticeOf(user.id, caseId, filedAt + 60_000 - Date.now());
     const admins = await waitForMails(sinkUrl, before.admin + 1, newReportTo(ADMIN), 5_000);
     const partners = await waitForMails(
       sinkUrl,
@@ -116,17 +116,20 @@ describe("handlers' notices", () => {
     // One mail per notice at the most (several may share one), not one per poll.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const mailed = (await sinkMessages(sinkUrl)).filter(newReportTo(ADMIN)).length - before.admin;
-    const [{ notices } = { notices: 0 }] = await queryTestDatabase<{ notices: number }>(
-      storeUrl,
-      "select count(*)::int as notices from notice where user_id = $1 and id > $2 and kind = 'new-report'",
-      [user.id, last],
-    );
+    const notices =
+      (
+        await firstRow<{ notices: number }>(
+          "select count(*)::int as notices from notice where user_id = $1 and id > $2 and kind = 'new-report'",
+          [user.id, last],
+        )
+      )?.notices ?? 0;
     expect(mailed).toBeGreaterThanOrEqual(1);
     expect(mailed).toBeLessThanOrEqual(notices);
 
     const { page } = await journey.actor('company-admin');
     await signIn(page, 'admin.kahuripan', 'Perusahaan#2026!');
     await page.waitForURL('**/admin/dashboard');
+    const dashboard = page.url();
     const bell = page.getByRole('banner').getByRole('button', { name: /^Notifikasi/ });
     await page
       .getByRole('banner')
@@ -138,7 +141,8 @@ describe("handlers' notices", () => {
       const { items } = await apiGet<{ items: { id: number }[] }>('/notices', admin);
       const position = items.findIndex((item) => item.id === notice);
       expect(position, "this report's notice on the bell's first page").toBeGreaterThanOrEqual(0);
-      await page.reload();
+      // From the dashboard each time: a case page left by the try before would answer the URL wait.
+      await page.goto(dashboard);
       await bell.click();
       const row = page
         .getByRole('dialog', { name: 'Notifikasi' })
