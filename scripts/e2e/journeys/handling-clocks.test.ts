@@ -4,19 +4,39 @@
  * to overdue reports, in its detail. Its reporter, tracking it, sees the promised date. The group
  * administrator gives a company its own deadlines on Tenggat Penanganan.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../../shared/src/handling-clock.ts';
 import { makePdf } from '../../support/files.ts';
-import { jakartaDay, signIn, snackbar, trackCase, useJourney } from './support.ts';
+import {
+  apiSignIn,
+  type CaseListItem,
+  findCase,
+  jakartaDay,
+  signIn,
+  snackbar,
+  trackCase,
+  useJourney,
+} from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport } from './wizard.ts';
 
 const journey = useJourney('handling-clocks');
 const OVERDUE_NUMBER = 'WBS-10000004';
 const OVERDUE_PASSWORD = 'Lapor#2026!';
 const display = (iso: string) => iso.split('-').reverse().join('/');
-/** Filed 8 days ago (WIB): the acknowledgement was due 7 days after, yesterday. */
-const ackDue = display(jakartaDay(1));
 
 describe('handling clocks', () => {
+  /**
+   * Filed 8 days before the system was seeded (WIB): the acknowledgement was due 7 days after its
+   * filing day. Read from that day, not from today: a run passing midnight WIB between the seeding and
+   * this file would expect a day too late.
+   */
+  let ackDue = '';
+  beforeAll(async () => {
+    const admin = await apiSignIn('admin.kahuripan', 'Perusahaan#2026!');
+    const { createdAt } = (await findCase(admin, OVERDUE_NUMBER)) as CaseListItem & { createdAt: string };
+    ackDue = display(addDays(createdAt.slice(0, 10), 7));
+  });
+
   it('a guest filing a report is told at once by when it will be acknowledged', async () => {
     const guest = await journey.actor('guest');
     const { page } = guest;
