@@ -33,6 +33,7 @@ import { addDays, wibToday } from '@wbs/shared/handling-clock';
 import { request } from 'undici';
 import { signIn as signInThroughGateway } from '../../scripts/support/http.ts';
 import { createTestDatabase } from '../src/test/databases.ts';
+import { costTable, featureCosts, monotonicUs, readProfile, type Window } from './cpu-features.ts';
 import { freePort, procStatus, startGateway } from './gateway-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -99,8 +100,18 @@ async function upstreamHandler(req: IncomingMessage, res: ServerResponse) {
 // ---------------------------------------------------------------- wrk
 
 type Shot = { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
-/** `cpuUs`: CPU time of the target's processes per answered request (NaN for the in-process upstream). */
-type WrkResult = { rps: number; p99: number; errors: number; cpuUs: number };
+/**
+ * `cpuUs`: CPU time of the target's processes per answered request (NaN for the in-process upstream);
+ * `window`: when wrk ran, on the CPU profiles' clock; `requests`: how many it made.
+ */
+type WrkResult = {
+  rps: number;
+  p99: number;
+  errors: number;
+  cpuUs: number;
+  window: Window;
+  requests: number;
+};
 
 const scriptDir = mkdtempSync(join(tmpdir(), 'wbs-floor-'));
 let scriptCount = 0;
@@ -151,6 +162,7 @@ async function wrk(
   pid: number | null,
 ): Promise<WrkResult> {
   const cpuBefore = pid === null ? Number.NaN : cpuMsOf(pid);
+  const fromUs = monotonicUs();
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', [
       '-t2',
@@ -173,6 +185,7 @@ async function wrk(
     child.on('error', reject);
     child.on('close', () => resolve(text));
   });
+  const window = { fromUs, toUs: monotonicUs() };
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
   const p99Match = /\s99%\s+([\d.]+)(us|ms|s|m)\b/.exec(out);
   const p99 = p99Match ? toMs(p99Match[1]!, p99Match[2]!) : Number.NaN;
@@ -182,7 +195,7 @@ async function wrk(
   if (Number.isNaN(rps)) throw new Error(`wrk gave no figures:\n${out}`);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
   const cpuUs = pid === null ? Number.NaN : ((cpuMsOf(pid) - cpuBefore) * 1000) / requests;
-  return { rps, p99, errors, cpuUs };
+  return { rps, p99, errors, cpuUs, window, requests };
 }
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
@@ -215,7 +228,8 @@ const median = (values: number[]) => {
 /** A yardstick server (passthrough.ts, minimal-bff.ts) in front of the upstream, once it answers. */
 /**
  * BENCH_PROFILE_DIR: the yardsticks and the 1-process gateway each write a CPU profile into their own
- * folder there when they stop, so the gateway's cost can be set against the minimal BFF's feature by feature.
+ * folder there when they stop; the run then prints, per path, the minimal BFF's and the gateway's CPU
+ * feature by feature over wrk's own windows (cpu-features.ts).
  */
 function profileEnv(target: string): Record<string, string> {
   const dir = process.env.BENCH_PROFILE_DIR;
@@ -271,6 +285,10 @@ async function rssOf(pid: number): Promise<number[]> {
 
 /** The second yardstick (minimal-bff.ts): parse, map and serialise, nothing else. */
 const MINIMAL_BFF = 'minimal BFF (parse, map, serialise)';
+const ONE_PROCESS = 'gateway, 1 process';
+const FEATURES_NOTE =
+  'each sample charged to the first frame up its stack whose file serves a feature (cpu-features.ts); ' +
+  'the profiler inflates every figure, so read the shares and the two columns side by side';
 const cores = availableParallelism();
 ensureWrk();
 const sim = await createLegacySim({ dataDir: null, port: 0, testKnobs: false });
@@ -303,7 +321,8 @@ const sharedEnv = {
 const admin = demoAccounts.find((a) => a.username === 'admin.kahuripan');
 if (!admin) throw new Error('legacy-sim has no admin.kahuripan');
 
-type Target = { name: string; url: string; pid: number; stop(): void };
+/** `profile`: the folder under BENCH_PROFILE_DIR its CPU profile goes to, when it is profiled. */
+type Target = { name: string; url: string; pid: number; stop(): void; profile?: string };
 const targets: Target[] = [];
 /** Resolves once the process is gone (or after `ms`). */
 async function exitOf(pid: number, ms: number): Promise<void> {
@@ -410,6 +429,7 @@ try {
       url: yardstick.url,
       pid: yardstick.child.pid!,
       stop: () => yardstick.child.kill('SIGTERM'),
+      profile: script.replace(/\.ts$/, ''),
     });
   }
   const one = await startGateway(upstreamUrl, {
@@ -417,7 +437,13 @@ try {
     ...profileEnv('gateway'),
     GATEWAY_WORKERS: '1',
   });
-  targets.push({ name: 'gateway, 1 process', url: one.url, pid: one.child.pid!, stop: one.stop });
+  targets.push({
+    name: ONE_PROCESS,
+    url: one.url,
+    pid: one.child.pid!,
+    stop: one.stop,
+    profile: 'gateway',
+  });
   const baselineRev = process.env.BENCH_BASELINE;
   if (baselineRev) {
     const gatewayDir = join(import.meta.dirname, '..');
@@ -506,6 +532,7 @@ try {
       `all workers (primary + ${idle.length - 1} workers) ${idle.map((m) => m.toFixed(0)).join(' + ')} MB`,
   );
   const summary: string[] = [];
+  const measured = new Map<string, Map<string, Map<number, WrkResult[]>>>();
   for (const path of paths) {
     if (WANTED && !WANTED.includes(path.name)) continue;
     const shots = shotsFor(path);
@@ -521,6 +548,7 @@ try {
         }
       }
     }
+    measured.set(path.name, figures);
     const med = (name: string, c: number, key: 'rps' | 'p99' | 'cpuUs') =>
       median((figures.get(name)?.get(c) ?? []).map((r) => r[key]));
     const errorsOf = (name: string) =>
@@ -549,7 +577,8 @@ try {
         .filter((shot) => shot.name.startsWith('gateway'))
         .map(
           (shot) =>
-            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (${(med(shot.name, c, 'rps') / minimal).toFixed(2)}× minimal BFF, p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
+            `${shot.name} ${(med(shot.name, c, 'rps') / pass).toFixed(2)}× (${(med(shot.name, c, 'rps') / minimal).toFixed(2)}× minimal BFF, ` +
+            `CPU ${(med(MINIMAL_BFF, c, 'cpuUs') / med(shot.name, c, 'cpuUs')).toFixed(2)}× minimal BFF, p99 ${med(shot.name, c, 'p99').toFixed(1)} ms)`,
         );
       return `c=${c}: minimal BFF ${(minimal / pass).toFixed(2)}×, ${parts.join(', ')}`;
     });
@@ -564,10 +593,35 @@ try {
       }),
   );
   console.log(
-    '\nRatios to the reply-from passthrough (goal: 1 process ≥ 0.60×; all workers p99 ≤ 25 ms at c=50):',
+    '\nRatios to the reply-from passthrough; in brackets to the minimal BFF, by requests per second and by ' +
+      "CPU per request (its µs / the gateway's; goal: 1 process ≥ 0.75× on the case list):",
   );
   for (const line of summary) console.log(`  ${line}`);
   console.log(`Peak RSS during the run (primary + workers): ${peak.join('; ')}`);
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  if (profileDir) {
+    // A profile is written when its process stops.
+    const profiled = targets.filter((t) => t.profile !== undefined);
+    for (const t of profiled) t.stop();
+    await Promise.all(profiled.map((t) => exitOf(t.pid, 15_000)));
+    const compared = profiled.filter((t) => t.name !== 'reply-from passthrough');
+    const profiles = new Map(compared.map((t) => [t.name, readProfile(join(profileDir, t.profile!))]));
+    for (const [pathName, figures] of measured) {
+      const costs = compared.map((t) => {
+        const runs = [...(figures.get(t.name)?.values() ?? [])].flat();
+        return {
+          name: t.name,
+          costs: featureCosts(
+            profiles.get(t.name)!,
+            runs.map((r) => r.window),
+          ),
+          requests: runs.reduce((sum, r) => sum + r.requests, 0),
+        };
+      });
+      console.log(`\nWhere the CPU goes, ${pathName} (profiled, every round; ${FEATURES_NOTE}):`);
+      console.log(costTable(costs));
+    }
+  }
 } finally {
   await cleanup();
 }
