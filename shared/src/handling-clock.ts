@@ -57,9 +57,32 @@ export function wibWallTime(moment: Date | number): string {
   return new Date(ms + WIB_OFFSET_MS).toISOString().slice(0, 19);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The calendar day (YYYY-MM-DD) at `now` in a zone `offsetMs` ahead of UTC, kept until that zone's next
+ * midnight: every case list asks for today more than once, and formatting a date each time was about
+ * 1 % of the list's CPU. Any `now` outside the kept day (a test's, or the next day's) is read afresh.
+ */
+export function calendarDayIn(offsetMs: number): (now: number) => string {
+  let from = Number.POSITIVE_INFINITY;
+  let until = Number.NEGATIVE_INFINITY;
+  let day = '';
+  return (now) => {
+    if (now >= from && now < until) return day;
+    const shifted = now + offsetMs;
+    day = new Date(shifted).toISOString().slice(0, 10);
+    from = Math.floor(shifted / DAY_MS) * DAY_MS - offsetMs;
+    until = from + DAY_MS;
+    return day;
+  };
+}
+
+const wibDay = calendarDayIn(WIB_OFFSET_MS);
+
 /** Today's date in WIB (YYYY-MM-DD). */
 export function wibToday(now: number = Date.now()): string {
-  return wibWallTime(now).slice(0, 10);
+  return wibDay(now);
 }
 
 /**

@@ -5,6 +5,7 @@ import { isValidIsoDate } from '@wbs/shared/dates';
 import {
   addDays,
   addMonths,
+  calendarDayIn,
   type HandlingEvent,
   handlingClock,
   handlingFacts,
@@ -33,6 +34,30 @@ describe('calendar arithmetic in WIB', () => {
     expect(wibToday(Date.parse('2026-11-23T16:59:59Z'))).toBe('2026-11-23');
     expect(wibToday(Date.parse('2026-11-23T17:00:00Z'))).toBe('2026-11-24');
     expect(wibWallTime(Date.parse('2026-11-23T17:00:00Z'))).toBe('2026-11-24T00:00:00');
+  });
+
+  it("keeps a zone's day until its next midnight, and reads any other moment afresh", () => {
+    const hour = 3_600_000;
+    const moment = fc.oneof(
+      fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 }),
+      // Around a midnight of one zone or another, to the millisecond.
+      fc
+        .tuple(
+          fc.integer({ min: 0, max: 47_000 }),
+          fc.integer({ min: -14, max: 14 }),
+          fc.integer({ min: -2, max: 2 }),
+        )
+        .map(([day, zone, ms]) => day * 86_400_000 - zone * hour + ms),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -12, max: 14 }), fc.array(moment, { maxLength: 30 }), (zone, moments) => {
+        const day = calendarDayIn(zone * hour);
+        // One reader asked in any order: each answer is the day that moment has in that zone.
+        for (const now of moments) {
+          expect(day(now)).toBe(new Date(now + zone * hour).toISOString().slice(0, 10));
+        }
+      }),
+    );
   });
 
   it('normalises the legacy date forms and refuses unreadable ones', () => {

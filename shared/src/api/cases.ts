@@ -5,11 +5,13 @@
  */
 import * as v from 'valibot';
 import { isSupportedIsoDate } from '../dates.ts';
-import { ACK_DAYS_RANGE, FEEDBACK_MONTHS_RANGE } from '../handling-clock.ts';
+import { ACK_DAYS_RANGE, calendarDayIn, FEEDBACK_MONTHS_RANGE } from '../handling-clock.ts';
 import { FIELD_MESSAGES as M } from '../messages.ts';
 import { idString, nullableNumber, nullableString, pageOf, wibDateTime } from './common.ts';
 import { periodEntries, periodOrdered } from './dates.ts';
 import { caseStatusSchema } from './reference.ts';
+
+const witDay = calendarDayIn(9 * 3600_000);
 
 /**
  * Today's date (YYYY-MM-DD) in WIT (UTC+9), Indonesia's easternmost time zone: the latest calendar
@@ -17,7 +19,7 @@ import { caseStatusSchema } from './reference.ts';
  * (a browser in Jayapura is 2 hours ahead of the WIB server day).
  */
 export function latestIndonesianToday(now: number = Date.now()): string {
-  return new Date(now + 9 * 3600_000).toISOString().slice(0, 10);
+  return witDay(now);
 }
 
 /** Spec §9: the case-list date filter cannot be later than today. */
