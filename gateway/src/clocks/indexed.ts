@@ -39,6 +39,7 @@ import {
   clockRowFor,
   eachLimited,
   finalStatusIdsOf,
+  lateFiledBefore,
   logFactsOf,
   MAX_REFRESH_PER_REQUEST,
   noFacts,
@@ -163,12 +164,13 @@ export async function indexedOverdue(
   }
   const facts = new Map<number, ClockFacts>();
   const current = new Map<number, IndexedCase>();
+  const lateCutoff = lateFiledBefore(today);
   const fresh: ClockRowInput[] = [];
   const stale: IndexedCase[] = [];
   for (const row of candidates) {
     const k = kept.get(row.caseId);
     const ackDays = k?.ackDays ?? deadlines.ackDays;
-    if (row.filedAt.slice(0, 10) >= addDays(today, -ackDays)) continue;
+    if (row.filedAt.slice(0, 10) >= lateCutoff(ackDays)) continue;
     current.set(row.caseId, row);
     if (k && k.statusIdSeen === row.statusId) {
       facts.set(row.caseId, k);

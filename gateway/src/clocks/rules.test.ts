@@ -17,6 +17,7 @@ import {
 } from '@wbs/shared/handling-clock';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { lateFiledBefore } from './service.ts';
 
 const deadlines = { ackDays: 7, feedbackMonths: 3 };
 
@@ -56,6 +57,22 @@ describe('calendar arithmetic in WIB', () => {
         for (const now of moments) {
           expect(day(now)).toBe(new Date(now + zone * hour).toISOString().slice(0, 10));
         }
+      }),
+    );
+  });
+
+  it('names the last filing day that can be late for each acknowledgement period, asked in any order', () => {
+    const day = fc
+      .date({
+        min: new Date('2000-01-01T00:00:00Z'),
+        max: new Date('2099-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((d) => d.toISOString().slice(0, 10));
+    fc.assert(
+      fc.property(day, fc.array(fc.integer({ min: 1, max: 90 }), { maxLength: 40 }), (today, periods) => {
+        const cutoff = lateFiledBefore(today);
+        for (const ackDays of periods) expect(cutoff(ackDays)).toBe(addDays(today, -ackDays));
       }),
     );
   });

@@ -325,6 +325,23 @@ function sameFacts(kept: ClockRow | undefined, row: ClockRowInput): boolean {
   );
 }
 
+/**
+ * The last filing day that can be late for an acknowledgement period, as of `today`: one date
+ * computed per period, not per row (an overdue walk asks it for thousands of rows with a handful of
+ * periods).
+ */
+export function lateFiledBefore(today: string): (ackDays: number) => string {
+  const byPeriod = new Map<number, string>();
+  return (ackDays) => {
+    let day = byPeriod.get(ackDays);
+    if (day === undefined) {
+      day = addDays(today, -ackDays);
+      byPeriod.set(ackDays, day);
+    }
+    return day;
+  };
+}
+
 /** Runs `work` over `items`, at most `limit` at once. */
 export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
@@ -379,12 +396,13 @@ export async function clocksOfRows(
   ]);
   const { rows: existing, messages, unread } = inputs;
   const deadlines = inputs.deadlines ?? ctx.defaults;
+  const lateCutoff = lateFiledBefore(today);
   const wanted = own.filter((row) => {
     if (mode === 'all') return true;
     if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
     const filedDay = (normaliseWallTime(row.caseCreated) as string).slice(0, 10);
     const ackDays = existing.get(row.caseId)?.ackDays ?? deadlines.ackDays;
-    return filedDay < addDays(today, -ackDays);
+    return filedDay < lateCutoff(ackDays);
   });
 
   const fresh: ClockRowInput[] = [];
