@@ -5,24 +5,15 @@
  * administrator gives a company its own deadlines on Tenggat Penanganan.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isoToDisplay } from '../../../shared/src/dates.ts';
 import { addDays } from '../../../shared/src/handling-clock.ts';
 import { makePdf } from '../../support/files.ts';
-import {
-  apiSignIn,
-  type CaseListItem,
-  findCase,
-  jakartaDay,
-  signIn,
-  snackbar,
-  trackCase,
-  useJourney,
-} from './support.ts';
+import { apiSignIn, findCase, jakartaDay, signIn, snackbar, trackCase, useJourney } from './support.ts';
 import { fillCasePassword, fillGuestWizardToEvidence, saveReport } from './wizard.ts';
 
 const journey = useJourney('handling-clocks');
 const OVERDUE_NUMBER = 'WBS-10000004';
 const OVERDUE_PASSWORD = 'Lapor#2026!';
-const display = (iso: string) => iso.split('-').reverse().join('/');
 
 describe('handling clocks', () => {
   /**
@@ -33,8 +24,8 @@ describe('handling clocks', () => {
   let ackDue = '';
   beforeAll(async () => {
     const admin = await apiSignIn('admin.kahuripan', 'Perusahaan#2026!');
-    const { createdAt } = (await findCase(admin, OVERDUE_NUMBER)) as CaseListItem & { createdAt: string };
-    ackDue = display(addDays(createdAt.slice(0, 10), 7));
+    const { createdAt } = await findCase(admin, OVERDUE_NUMBER);
+    ackDue = isoToDisplay(addDays(createdAt.slice(0, 10), 7));
   });
 
   it('a guest filing a report is told at once by when it will be acknowledged', async () => {
@@ -51,7 +42,7 @@ describe('handling clocks', () => {
     const promise = success.getByTestId('reply-promise');
     await promise.waitFor();
     expect(await promise.innerText()).toBe(
-      `Laporan Anda akan ditanggapi paling lambat ${display(jakartaDay(-7))}`,
+      `Laporan Anda akan ditanggapi paling lambat ${isoToDisplay(jakartaDay(-7))}`,
     );
     guest.expectClean();
   });

@@ -311,7 +311,14 @@ export async function settledMap<T extends { unread: number; total: number }>(
   }
 }
 
-export type CaseListItem = { id: number; number: string; companyId: number; status: { name: string } };
+export type CaseListItem = {
+  id: number;
+  number: string;
+  companyId: number;
+  status: { name: string };
+  /** Filing time, WIB wall time (YYYY-MM-DDTHH:mm:ss). */
+  createdAt: string;
+};
 
 /** The id of a case by its complete number, as seen by `session` (within the last 60 days). */
 export async function findCase(session: ApiSession, caseNumber: string): Promise<CaseListItem> {
