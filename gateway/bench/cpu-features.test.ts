@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CpuProfile, costTable, featureCosts, featureOf, fileOf } from './cpu-features.ts';
+import { type CpuProfile, costTable, featureCosts, featureOf, fileOf, readProfile } from './cpu-features.ts';
 
 const pnpm = 'file:///repo/node_modules/.pnpm';
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
@@ -98,5 +101,21 @@ describe('feature costs of a CPU profile', () => {
     expect(table[2]).toBe('| session | — | 25.0 (50.0 %) |');
     expect(table[3]).toBe('| metrics | 10.0 (50.0 %) | 5.0 (10.0 %) |');
     expect(table[4]).toBe('| **total, profiled** | **20** | **50** |');
+  });
+
+  it("reads the profile of the process asked for, not another run's left in the same folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wbs-cpu-features-'));
+    try {
+      writeFileSync(join(dir, 'CPU.20261128.184229.9442.0.001.cpuprofile'), JSON.stringify(profile));
+      writeFileSync(
+        join(dir, 'CPU.20261128.190001.19442.0.001.cpuprofile'),
+        JSON.stringify({ ...profile, startTime: 5 }),
+      );
+      expect(readProfile(dir, 9442).startTime).toBe(1_000);
+      expect(readProfile(dir, 19442).startTime).toBe(5);
+      expect(() => readProfile(dir, 944)).toThrow('expected one profile of process 944, found 0');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

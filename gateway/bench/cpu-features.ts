@@ -107,10 +107,15 @@ export function featureCosts(
   return { byFeature, busyUs };
 }
 
-/** The one profile a target wrote into its folder (BENCH_PROFILE_DIR/<target>). */
-export function readProfile(dir: string): CpuProfile {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-  if (files.length !== 1) throw new Error(`${dir}: expected one .cpuprofile, found ${files.length}`);
+/**
+ * The profile process `pid` wrote into `dir` (BENCH_PROFILE_DIR/<target>). Node names each file
+ * `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`: a folder kept from an earlier run holds other
+ * processes' profiles too.
+ */
+export function readProfile(dir: string, pid: number): CpuProfile {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid));
+  if (files.length !== 1)
+    throw new Error(`${dir}: expected one profile of process ${pid}, found ${files.length}`);
   return JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as CpuProfile;
 }
 

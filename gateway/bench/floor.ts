@@ -225,7 +225,6 @@ const median = (values: number[]) => {
 
 // ---------------------------------------------------------------- processes
 
-/** A yardstick server (passthrough.ts, minimal-bff.ts) in front of the upstream, once it answers. */
 /**
  * BENCH_PROFILE_DIR: the yardsticks and the 1-process gateway each write a CPU profile into their own
  * folder there when they stop; the run then prints, per path, the minimal BFF's and the gateway's CPU
@@ -236,13 +235,18 @@ function profileEnv(target: string): Record<string, string> {
   return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(dir, target)}` } : {};
 }
 
+/**
+ * A yardstick server (passthrough.ts, minimal-bff.ts) in front of the upstream, once it answers;
+ * `profile`: its folder under BENCH_PROFILE_DIR.
+ */
 async function startYardstick(script: string, upstreamUrl: string) {
+  const profile = script.replace(/\.ts$/, '');
   const port = await freePort();
   const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
-      ...profileEnv(script.replace(/\.ts$/, '')),
+      ...profileEnv(profile),
       UPSTREAM_URL: upstreamUrl,
       PORT: String(port),
     },
@@ -252,7 +256,7 @@ async function startYardstick(script: string, upstreamUrl: string) {
     try {
       const res = await request(`${url}/ping`);
       await res.body.dump();
-      return { url, child };
+      return { url, child, profile };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -429,7 +433,7 @@ try {
       url: yardstick.url,
       pid: yardstick.child.pid!,
       stop: () => yardstick.child.kill('SIGTERM'),
-      profile: script.replace(/\.ts$/, ''),
+      profile: yardstick.profile,
     });
   }
   const one = await startGateway(upstreamUrl, {
@@ -605,7 +609,7 @@ try {
     for (const t of profiled) t.stop();
     await Promise.all(profiled.map((t) => exitOf(t.pid, 15_000)));
     const compared = profiled.filter((t) => t.name !== 'reply-from passthrough');
-    const profiles = new Map(compared.map((t) => [t.name, readProfile(join(profileDir, t.profile!))]));
+    const profiles = new Map(compared.map((t) => [t.name, readProfile(join(profileDir, t.profile!), t.pid)]));
     for (const [pathName, figures] of measured) {
       const costs = compared.map((t) => {
         const runs = [...(figures.get(t.name)?.values() ?? [])].flat();
