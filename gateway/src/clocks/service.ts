@@ -396,14 +396,17 @@ export async function clocksOfRows(
   ]);
   const { rows: existing, messages, unread } = inputs;
   const deadlines = inputs.deadlines ?? ctx.defaults;
-  const lateCutoff = lateFiledBefore(today);
-  const wanted = own.filter((row) => {
-    if (mode === 'all') return true;
-    if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
-    const filedDay = (normaliseWallTime(row.caseCreated) as string).slice(0, 10);
-    const ackDays = existing.get(row.caseId)?.ackDays ?? deadlines.ackDays;
-    return filedDay < lateCutoff(ackDays);
-  });
+  // A list page clocks every row; an overdue walk only the rows that may be late (RowClockMode).
+  let wanted = own;
+  if (mode === 'overdue-candidates') {
+    const lateCutoff = lateFiledBefore(today);
+    wanted = own.filter((row) => {
+      if (row.caseCaseStatusId !== null && finals.has(row.caseCaseStatusId)) return false;
+      const filedDay = (normaliseWallTime(row.caseCreated) as string).slice(0, 10);
+      const ackDays = existing.get(row.caseId)?.ackDays ?? deadlines.ackDays;
+      return filedDay < lateCutoff(ackDays);
+    });
+  }
 
   const fresh: ClockRowInput[] = [];
   const stale: LegacyCaseRow[] = [];
