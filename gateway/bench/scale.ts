@@ -12,6 +12,7 @@
  *
  *   BENCH_SCALE_REPS (7)   repetitions of each screen call (exports: 2)
  *   BENCH_SCALE_CALLS      only the calls whose names contain one of these words (comma list)
+ *   BENCH_SCALE_TRACE      set: each repetition's time on stderr (a first, cold call is told from the rest)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -136,6 +137,7 @@ async function measure(
       if (bytes < 2_000_000) chunks.push(chunk as Buffer);
     }
     times.push(performance.now() - started);
+    if (process.env.BENCH_SCALE_TRACE) console.error(spec.name, Math.round(times.at(-1)!));
     legacy.push((await legacySeconds(metricsUrl)) - legacyBefore);
     const after = await procStatus(pid);
     growth = Math.max(growth, after.hwmMb - before.rssMb);

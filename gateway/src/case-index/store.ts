@@ -22,6 +22,7 @@ import {
   ne,
   notInArray,
   or,
+  type SQL,
   sql,
 } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
@@ -594,18 +595,13 @@ const msList = (value: CandidateRow['message_ms']): number[] => {
   return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 };
 
-/**
- * The index rows that may be overdue (not final, old enough, in the scope and filters), each with
- * its kept clock facts and first two handler messages, in ONE statement of joins: thousands of
- * candidates are a few index look-ups each (a list of thousands of ids as one array parameter was
- * compared row by row, which cost half a second at 6,000).
- */
-export async function overdueCandidates(store: Store, q: IndexQuery): Promise<OverdueCandidate[]> {
+/** The index rows of `q`'s scope and filters that are not final and old enough to be late. */
+function candidateConditions(q: IndexQuery): SQL[] {
   const conditions = [
     eq(caseIndex.companyId, q.companyId),
     ne(caseIndex.filedAt, ''),
     filedUpTo(caseIndex.filedAt, q.filedUpTo),
-    or(isNull(caseIndex.statusId), notInArray(caseIndex.statusId, [...q.finalStatusIds])),
+    or(isNull(caseIndex.statusId), notInArray(caseIndex.statusId, [...q.finalStatusIds])) as SQL,
   ];
   if (q.staffLineId !== undefined) {
     conditions.push(
@@ -619,23 +615,30 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
   if (q.categoryId !== undefined) conditions.push(eq(caseIndex.categoryId, q.categoryId));
   if (q.lineId !== undefined) conditions.push(eq(caseIndex.lineId, q.lineId));
   if (q.statusId !== undefined) conditions.push(eq(caseIndex.statusId, q.statusId));
-  // The clock row and the messages of the index row's own incarnation (store/case-binding.ts): by
-  // binding, or unbound and (a clock) of the same filing or (a message) written after the filing
-  // less the allowed clock skew.
-  const result = (await store.db.execute(sql`
-    select case_index.*, c.case_id is not null as has_clock, c.case_binding as c_binding,
-           c.filed_at as c_filed_at, c.ack_days, c.feedback_months, c.status_id_seen,
-           c.log_acknowledged_at, c.log_answered_at, m.message_ms
-      from case_index
+  return conditions;
+}
+
+/**
+ * The clock row of the index row's own incarnation (store/case-binding.ts): by binding, or unbound and
+ * of the same filing. `when`: only for the rows it is true of (a condition on the index row alone).
+ */
+const keptClockJoin = (when: SQL = sql`true`) => sql`
       left join case_clock c
-        on c.company_id = case_index.company_id and c.case_id = case_index.case_id
+        on ${when} and c.company_id = case_index.company_id and c.case_id = case_index.case_id
        and (c.case_binding = case_index.case_binding
-            or (c.case_binding is null and c.filed_at = case_index.filed_at))
+            or (c.case_binding is null and c.filed_at = case_index.filed_at))`;
+
+/**
+ * The first two handler messages of the index row's own incarnation (by binding, or unbound and
+ * written after the filing less the allowed clock skew), as `m.message_ms`. `when`: only for the
+ * rows it is true of; for the others the lookup is never made (a one-time filter).
+ */
+const firstMessagesJoin = (when: SQL = sql`true`) => sql`
       left join lateral (
         select array_agg(x.ms order by x.id) as message_ms
           from (select m.id, (extract(epoch from m.created_at) * 1000)::float8 as ms
                   from case_message m
-                 where m.company_id = case_index.company_id and m.case_id = case_index.case_id
+                 where ${when} and m.company_id = case_index.company_id and m.case_id = case_index.case_id
                    and m.author_kind = 'handler'
                    and (m.case_binding = case_index.case_binding
                         or (m.case_binding is null
@@ -643,39 +646,120 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
                                                - make_interval(secs => ${UNBOUND_ROW_GRACE_MS / 1000})))
                  order by m.id
                  limit 2) x
-      ) m on true
-     where ${and(...conditions)}
+      ) m on true`;
+
+const keptClockColumns = sql`c.case_id is not null as has_clock, c.case_binding as c_binding,
+           c.filed_at as c_filed_at, c.ack_days, c.feedback_months, c.status_id_seen,
+           c.log_acknowledged_at, c.log_answered_at, m.message_ms`;
+
+const candidateOf = (row: CandidateRow): OverdueCandidate => ({
+  companyId: Number(row.company_id),
+  caseId: Number(row.case_id),
+  binding: row.case_binding,
+  filedAt: row.filed_at,
+  lineId: row.line_id,
+  categoryId: row.category_id,
+  statusId: row.status_id,
+  channelId: row.channel_id,
+  anonymous: row.anonymous,
+  provinceId: row.province_id === null ? null : Number(row.province_id),
+  cityId: row.city_id === null ? null : Number(row.city_id),
+  detailRead: row.detail_read,
+  changedAt: new Date(row.changed_at),
+  clock: row.has_clock
+    ? {
+        caseBinding: row.c_binding,
+        filedAt: row.c_filed_at as string,
+        ackDays: Number(row.ack_days),
+        feedbackMonths: Number(row.feedback_months),
+        statusIdSeen: row.status_id_seen,
+        logAcknowledgedAt: row.log_acknowledged_at,
+        logAnsweredAt: row.log_answered_at,
+      }
+    : null,
+  messageMs: msList(row.message_ms),
+});
+
+/**
+ * The index rows that may be overdue (not final, old enough, in the scope and filters), each with
+ * its kept clock facts and first two handler messages, in ONE statement of joins: thousands of
+ * candidates are a few index look-ups each (a list of thousands of ids as one array parameter was
+ * compared row by row, which cost half a second at 6,000). What the deadline notices scan.
+ */
+export async function overdueCandidates(store: Store, q: IndexQuery): Promise<OverdueCandidate[]> {
+  const result = (await store.db.execute(sql`
+    select case_index.*, ${keptClockColumns}
+      from case_index ${keptClockJoin()} ${firstMessagesJoin()}
+     where ${and(...candidateConditions(q))}
        -- Answered at the status the index holds: handled, whatever the deadlines or messages (a
        -- message only moves an answer earlier). Most open cases of a long history are such; reading
        -- them made the overdue filter cost seconds at 100,000 cases.
-       and not (c.case_id is not null and c.log_answered_at is not null
+       -- (An answer without an acknowledgement is no event of the clock: clocks/service.ts logEvents.)
+       and not (c.case_id is not null and c.log_acknowledged_at is not null and c.log_answered_at is not null
                 and c.status_id_seen is not distinct from case_index.status_id)
      order by case_index.filed_at, case_index.case_id`)) as unknown as { rows: CandidateRow[] };
-  return result.rows.map((row) => ({
-    companyId: Number(row.company_id),
-    caseId: Number(row.case_id),
-    binding: row.case_binding,
-    filedAt: row.filed_at,
-    lineId: row.line_id,
-    categoryId: row.category_id,
-    statusId: row.status_id,
-    channelId: row.channel_id,
-    anonymous: row.anonymous,
-    provinceId: row.province_id === null ? null : Number(row.province_id),
-    cityId: row.city_id === null ? null : Number(row.city_id),
-    detailRead: row.detail_read,
-    changedAt: new Date(row.changed_at),
-    clock: row.has_clock
-      ? {
-          caseBinding: row.c_binding,
-          filedAt: row.c_filed_at as string,
-          ackDays: Number(row.ack_days),
-          feedbackMonths: Number(row.feedback_months),
-          statusIdSeen: row.status_id_seen,
-          logAcknowledgedAt: row.log_acknowledged_at,
-          logAnsweredAt: row.log_answered_at,
-        }
-      : null,
-    messageMs: msList(row.message_ms),
-  }));
+  return result.rows.map(candidateOf);
+}
+
+/** An index row the overdue query found late, with what the overdue list sorts and fences by. */
+export type OverdueIndexRow = Pick<
+  IndexedCase,
+  'companyId' | 'caseId' | 'binding' | 'filedAt' | 'lineId' | 'categoryId' | 'statusId'
+>;
+
+/**
+ * The overdue cases of `q` as the kept durations tell them on `today` (WIB day), with the rows they
+ * cannot tell (docs/adr/0071-overdue-from-kept-durations.md). The caller refreshes the durations first.
+ *
+ * - Only reports not answered yet are read, through `case_handling_unanswered_idx`, and every index
+ *   row in Baru (an answer read at another status does not hold there: clocks/service.ts): a report
+ *   answered by its kept facts stays answered whatever status it moved to, as the log only grows.
+ * - `overdue`: facts kept for this incarnation and read at the status the index holds; the running
+ *   step (acknowledgement until the first event, then the answer) is past its kept due day.
+ * - `undecided`: no facts kept, or read at another status: the caller reads them as before, with
+ *   their kept clock row and first two handler messages.
+ * A report whose durations could not be derived (refreshDurations logs it) is in neither.
+ */
+export async function overdueOfIndex(
+  store: Store,
+  q: IndexQuery & { today: string; newStatusId: number },
+): Promise<{ overdue: OverdueIndexRow[]; undecided: OverdueCandidate[] }> {
+  const undecided = sql`(h.case_id is null or not h.kept
+                         or h.status_id_seen is distinct from case_index.status_id)`;
+  const result = (await store.db.execute(sql`
+    select case_index.*, ${undecided} as undecided, ${keptClockColumns}
+      from case_index
+      left join case_handling h
+        on h.company_id = case_index.company_id and h.case_id = case_index.case_id
+       and h.ans_on is null and h.case_binding = case_index.case_binding
+      ${keptClockJoin(undecided)} ${firstMessagesJoin(undecided)}
+     where ${and(...candidateConditions(q))}
+       and (h.case_id is not null or case_index.status_id is null
+            or case_index.status_id = ${q.newStatusId})
+       -- In Baru and answered by facts read in Baru: handled.
+       and not (h.case_id is null and c.case_id is not null
+                and c.status_id_seen is not distinct from case_index.status_id)
+       and (${undecided}
+            or (h.ack_on is null and h.ack_due < ${q.today}::date)
+            or (h.ack_on is not null and h.ans_due < ${q.today}::date))`)) as unknown as {
+    rows: (CandidateRow & { undecided: boolean })[];
+  };
+  const overdue: OverdueIndexRow[] = [];
+  const open: OverdueCandidate[] = [];
+  for (const row of result.rows) {
+    if (row.undecided) {
+      open.push(candidateOf(row));
+    } else {
+      overdue.push({
+        companyId: Number(row.company_id),
+        caseId: Number(row.case_id),
+        binding: row.case_binding,
+        filedAt: row.filed_at,
+        lineId: row.line_id,
+        categoryId: row.category_id,
+        statusId: row.status_id,
+      });
+    }
+  }
+  return { overdue, undecided: open };
 }

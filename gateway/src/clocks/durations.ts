@@ -97,7 +97,7 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
              k.case_id is not null as kept,
              i.filed_at::timestamp as filed_ts,
              left(k.filed_at, 10)::date as clock_day,
-             k.ack_days, k.feedback_months,
+             k.ack_days, k.feedback_months, k.status_id_seen,
              k.log_acknowledged_at as l1,
              case when k.log_acknowledged_at is not null
                    and k.log_answered_at is distinct from k.log_acknowledged_at
@@ -114,7 +114,7 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
     ),
     t as (
       select r.company_id, r.case_id, r.case_binding, r.kept, r.filed_ts, r.clock_day, r.ack_days,
-             r.feedback_months,
+             r.feedback_months, r.status_id_seen,
              case when r.m1 is null then ${ackAtOfLog} else ${ackAt} end as ack_at,
              case when r.m1 is null then ${answerAtOfLog} else ${answerAt} end as ans_at
         from r
@@ -122,12 +122,12 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
     ),
     u as (
       select t.company_id, t.case_id, t.case_binding, t.kept, t.filed_ts, t.clock_day, t.ack_days,
-             t.feedback_months, t.ack_at::timestamp as ack_ts, t.ans_at::timestamp as ans_ts
+             t.feedback_months, t.status_id_seen, t.ack_at::timestamp as ack_ts, t.ans_at::timestamp as ans_ts
         from t
       offset 0
     ),
     v as (
-      select u.company_id, u.case_id, u.case_binding, u.kept,
+      select u.company_id, u.case_id, u.case_binding, u.kept, u.status_id_seen,
              u.clock_day + u.ack_days as ack_due,
              (u.clock_day + make_interval(months => u.feedback_months))::date as ans_due,
              ${tenthsTimesTen(sql`u.filed_ts`, sql`u.ack_ts`)} as ack_v, u.ack_ts::date as ack_on,
@@ -135,13 +135,14 @@ function deriveStatement(companyIds: number[], caseIds: number[]): SQL {
         from u
       offset 0
     )
-    insert into case_handling (company_id, case_id, case_binding, kept, ack_due, ans_due,
+    insert into case_handling (company_id, case_id, case_binding, kept, status_id_seen, ack_due, ans_due,
                                ack_days_taken, ack_on, ans_days_taken, ans_on)
-    select v.company_id, v.case_id, v.case_binding, v.kept, v.ack_due, v.ans_due,
+    select v.company_id, v.case_id, v.case_binding, v.kept, v.status_id_seen, v.ack_due, v.ans_due,
            ${jsRoundTenth(sql`v.ack_v`)}, v.ack_on, ${jsRoundTenth(sql`v.ans_v`)}, v.ans_on
       from v
     on conflict (company_id, case_id) do update set
-      case_binding = excluded.case_binding, kept = excluded.kept, ack_due = excluded.ack_due,
+      case_binding = excluded.case_binding, kept = excluded.kept, status_id_seen = excluded.status_id_seen,
+      ack_due = excluded.ack_due,
       ans_due = excluded.ans_due,
       ack_days_taken = excluded.ack_days_taken, ack_on = excluded.ack_on,
       ans_days_taken = excluded.ans_days_taken, ans_on = excluded.ans_on`;

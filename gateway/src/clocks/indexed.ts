@@ -1,15 +1,15 @@
 /**
  * The overdue filter and tile from the case index (docs/adr/0058-case-index-watcher.md), complete
  * however long a company's history: for a company the watcher has swept once, the candidates are the
- * index's cases in the caller's scope that are not final and old enough to be late, their clocks come
- * from the kept facts (case_clock) and the handler messages, and only a candidate whose facts were
- * read at another status than the index holds needs its log read (at most MAX_REFRESH_PER_REQUEST per
- * request, as the walk; the watcher keeps most facts fresh between requests). Until a company is
- * seeded, overdue.ts walks its table as before.
+ * index's cases in the caller's scope that are not final, not answered and old enough to be late. The
+ * kept durations (case_handling, docs/adr/0071-overdue-from-kept-durations.md) decide those whose clock
+ * facts were read at the status the index holds, in the store; only a candidate whose facts were read at
+ * another status (or never) is decided here, and needs its log read (at most MAX_REFRESH_PER_REQUEST
+ * per request, as the walk; the watcher keeps most facts fresh between requests). Clocks are computed
+ * for the page shown only. Until a company is seeded, overdue.ts walks its table as before.
  *
  * The index lags the legacy by at most one sweep rotation (a status, line or category changed at the
- * legacy) or one poll (a new case); a log read that finds the index behind brings it up to date.
- */
+ * legacy) or one poll (a new case); a log read that finds the index behind brings it up to date. */
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import {
   addDays,
@@ -25,18 +25,21 @@ import {
   type IndexedCase,
   noteCaseChange,
   type OverdueCandidate,
-  overdueCandidates,
+  type OverdueIndexRow,
+  overdueOfIndex,
 } from '../case-index/store.ts';
 import { ApiProblem } from '../errors.ts';
 import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
 import { type CaseTable, caseRowsFiled, companyCase, groupCase } from '../legacy/cases.ts';
 import { caseCategories, caseLines, caseStatusTable } from '../legacy/reference.ts';
 import type { BoundCase } from '../store/case-binding.ts';
+import { refreshDurations } from './durations.ts';
 import {
   type ClockContext,
   type ClockFacts,
   clockOf,
   clockRowFor,
+  clocksOfRows,
   eachLimited,
   finalStatusIdsOf,
   lateFiledBefore,
@@ -46,7 +49,7 @@ import {
   REFRESH_CONCURRENCY,
   rememberClockRows,
 } from './service.ts';
-import { type ClockRow, type ClockRowInput, clockInputsOf, deadlinesOf, saveClockRows } from './store.ts';
+import { type ClockRow, type ClockRowInput, deadlinesOf, saveClockRows } from './store.ts';
 
 /** Whose cases, within one company: an analyst sees its line's cases and those not routed yet. */
 export type IndexScope = { companyId: number; staffLineId?: number | null };
@@ -67,13 +70,12 @@ export type IndexedOverdue = {
   statusId: number | null;
   lineId: number | null;
   categoryId: number | null;
-  clock: HandlingClock;
 };
 
 const inLine = (scope: IndexScope, lineId: number | null) =>
   scope.staffLineId === undefined || lineId === null || lineId === scope.staffLineId;
 
-const refOf = (row: IndexedCase): BoundCase => {
+const refOf = (row: OverdueIndexRow): BoundCase => {
   const filedMs = Date.parse(`${row.filedAt}+07:00`);
   return {
     companyId: row.companyId,
@@ -83,6 +85,14 @@ const refOf = (row: IndexedCase): BoundCase => {
     filedMs: Number.isNaN(filedMs) ? null : filedMs,
   };
 };
+
+const overdueOfRow = (row: OverdueIndexRow): IndexedOverdue => ({
+  ref: refOf(row),
+  filedAt: row.filedAt,
+  statusId: row.statusId,
+  lineId: row.lineId,
+  categoryId: row.categoryId,
+});
 
 /**
  * A case's whole record as the caller may read it, without a refusal on record: the candidates are in
@@ -115,6 +125,10 @@ function matches(
  * The overdue cases of `scope` matching `filters`, from the index; null when the company is not
  * seeded yet (the caller walks the table instead). `partial`: more candidates needed a log read than
  * one request makes. A failing store is a 503, as on the walk.
+ *
+ * The kept durations decide every report whose facts were read at the status the index holds, in the
+ * store (case-index/store.ts `overdueOfIndex`); only the others are decided here, as the list decides
+ * a row: a report in Baru without facts of Baru has none, any other has its log read.
  */
 export async function indexedOverdue(
   ctx: ClockContext,
@@ -132,10 +146,14 @@ export async function indexedOverdue(
   }
   const finals = await finalStatusIdsOf(ctx.caller.legacy, ctx.log);
   const today = wibToday();
+  let decided: OverdueIndexRow[];
   let candidates: OverdueCandidate[];
   let deadlines: HandlingDeadlines;
   try {
-    candidates = await overdueCandidates(store, {
+    // What was written since the last refresh is derived first (usually nothing: the watcher's poll
+    // refreshes after it writes, and a message or clock row written since queues only its report).
+    await refreshDurations(store, ctx.log);
+    ({ overdue: decided, undecided: candidates } = await overdueOfIndex(store, {
       companyId,
       ...(scope.staffLineId === undefined ? {} : { staffLineId: scope.staffLineId }),
       finalStatusIds: [...finals],
@@ -146,11 +164,19 @@ export async function indexedOverdue(
       categoryId: filters.categoryId,
       lineId: filters.caseLineId,
       statusId: filters.statusId,
-    });
-    deadlines = (await deadlinesOf(store, [companyId], ctx.defaults)).get(companyId) ?? ctx.defaults;
+      today,
+      newStatusId: STATUS_NEW_ID,
+    }));
+    deadlines =
+      candidates.length === 0
+        ? ctx.defaults
+        : ((await deadlinesOf(store, [companyId], ctx.defaults)).get(companyId) ?? ctx.defaults);
   } catch (error) {
     throw new ApiProblem('store-unavailable', { cause: error });
   }
+  const overdue = decided.map(overdueOfRow);
+  if (candidates.length === 0) return { overdue, partial: false };
+
   const kept = new Map<number, ClockRow>();
   const messages = new Map<number, string[]>();
   for (const row of candidates) {
@@ -240,23 +266,12 @@ export async function indexedOverdue(
   } catch (error) {
     throw new ApiProblem('store-unavailable', { cause: error });
   }
-  const overdue: IndexedOverdue[] = [];
   for (const row of current.values()) {
     const f = facts.get(row.caseId);
     if (!f || f.statusIdSeen !== row.statusId) continue;
     if (row.statusId !== null && finals.has(row.statusId)) continue;
     if (!inLine(scope, row.lineId) || !matches(filters, row)) continue;
-    const clock = clockOf(f, messages.get(row.caseId) ?? [], today);
-    if (isOverdue(clock)) {
-      overdue.push({
-        ref: refOf(row),
-        filedAt: row.filedAt,
-        statusId: row.statusId,
-        lineId: row.lineId,
-        categoryId: row.categoryId,
-        clock,
-      });
-    }
+    if (isOverdue(clockOf(f, messages.get(row.caseId) ?? [], today))) overdue.push(overdueOfRow(row));
   }
   return { overdue, partial };
 }
@@ -325,19 +340,24 @@ export async function sortIndexed<T extends IndexedSortable>(
 }
 
 /**
- * What one overdue page needs besides the clocks: the table rows of the cases it shows (to present
- * them as the list does) and their unread marks. The rows are read from the caller's own table, which
- * keeps the legacy's own scope as a second fence: the days they were filed on, then the detail of any
- * not found there. A case neither shows is left out of the page. Marks are null when the store fails.
+ * What one overdue page shows: the table rows of the cases it holds, read from the caller's own table
+ * (which keeps the legacy's own scope as a second fence: the days they were filed on, then the detail
+ * of any not found there; a case neither shows is left out of the page), with their clocks and unread
+ * marks as the case list gives them (clocks/service.ts `clocksOfRows`). Clocks and marks are null when
+ * the store fails.
  */
 export async function overduePage(
   ctx: ClockContext,
   scope: IndexScope,
   table: CaseTable,
   shown: readonly Pick<IndexedOverdue, 'ref' | 'filedAt'>[],
-): Promise<{ rows: Map<number, LegacyCaseRow>; unread: Map<number, number> | null }> {
+): Promise<{
+  rows: Map<number, LegacyCaseRow>;
+  clocks: Map<number, HandlingClock> | null;
+  unread: Map<number, number> | null;
+}> {
   const rows = new Map<number, LegacyCaseRow>();
-  if (shown.length === 0) return { rows, unread: new Map() };
+  if (shown.length === 0) return { rows, clocks: new Map(), unread: new Map() };
   const store = await ctx.store().catch((error: unknown) => {
     throw new ApiProblem('store-unavailable', { cause: error });
   });
@@ -361,18 +381,11 @@ export async function overduePage(
     if (normaliseWallTime(c.caseCreated) === null) return;
     rows.set(row.ref.caseId, c);
   });
-  let unread: Map<number, number> | null = null;
   try {
-    unread = (
-      await clockInputsOf(
-        store,
-        scope.companyId,
-        shown.map((row) => row.ref),
-        true,
-      )
-    ).unread;
+    const { clocks, unread } = await clocksOfRows(ctx, scope.companyId, [...rows.values()]);
+    return { rows, clocks, unread };
   } catch (error) {
-    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: overdue page without marks');
+    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: overdue page without clocks');
+    return { rows, clocks: null, unread: null };
   }
-  return { rows, unread };
 }

@@ -63,7 +63,7 @@ async function overdueList(
   const sorted = await sortIndexed(request.clocks, companyId, indexed.overdue, q.sort);
   const start = (p.page - 1) * p.pageSize;
   const shown = sorted.slice(start, start + p.pageSize);
-  const { rows, unread } = await overduePage(request.clocks, scope, table, shown);
+  const { rows, clocks, unread } = await overduePage(request.clocks, scope, table, shown);
   if (rows.size < shown.length) {
     request.log.warn(
       { legacyCall: table.name, missing: shown.length - rows.size },
@@ -74,7 +74,9 @@ async function overdueList(
   const items = [];
   for (const row of shown) {
     const legacyRow = rows.get(row.ref.caseId);
-    if (legacyRow) items.push(presentCaseListRow(legacyRow, row.clock, unreadOf(marks, row.ref.caseId)));
+    if (!legacyRow) continue;
+    const clock = clocks?.get(row.ref.caseId) ?? null;
+    items.push(presentCaseListRow(legacyRow, clock, unreadOf(marks, row.ref.caseId)));
   }
   return { items, total: indexed.overdue.length, page: p.page, pageSize: p.pageSize };
 }
