@@ -620,11 +620,24 @@ function candidateConditions(q: IndexQuery): SQL[] {
 
 /**
  * The clock row of the index row's own incarnation (store/case-binding.ts): by binding, or unbound and
- * of the same filing. `when`: only for the rows it is true of (a condition on the index row alone).
+ * of the same filing. `when`: only for the rows it is true of (a condition on the index row alone),
+ * looked up row by row, the look-up never made for the others (a one-time filter; `offset 0` keeps the
+ * planner from folding it into a join, which read every kept row of the company into a hash for a few
+ * hundred undecided rows).
  */
-const keptClockJoin = (when: SQL = sql`true`) => sql`
+const keptClockJoin = (when?: SQL) =>
+  when
+    ? sql`
+      left join lateral (
+        select * from case_clock c
+         where ${when} and c.company_id = case_index.company_id and c.case_id = case_index.case_id
+           and (c.case_binding = case_index.case_binding
+                or (c.case_binding is null and c.filed_at = case_index.filed_at))
+        offset 0
+      ) c on true`
+    : sql`
       left join case_clock c
-        on ${when} and c.company_id = case_index.company_id and c.case_id = case_index.case_id
+        on c.company_id = case_index.company_id and c.case_id = case_index.case_id
        and (c.case_binding = case_index.case_binding
             or (c.case_binding is null and c.filed_at = case_index.filed_at))`;
 
@@ -652,6 +665,19 @@ const keptClockColumns = sql`c.case_id is not null as has_clock, c.case_binding 
            c.filed_at as c_filed_at, c.ack_days, c.feedback_months, c.status_id_seen,
            c.log_acknowledged_at, c.log_answered_at, m.message_ms`;
 
+const clockOfRow = (row: CandidateRow): CandidateClock | null =>
+  row.has_clock
+    ? {
+        caseBinding: row.c_binding,
+        filedAt: row.c_filed_at as string,
+        ackDays: Number(row.ack_days),
+        feedbackMonths: Number(row.feedback_months),
+        statusIdSeen: row.status_id_seen,
+        logAcknowledgedAt: row.log_acknowledged_at,
+        logAnsweredAt: row.log_answered_at,
+      }
+    : null;
+
 const candidateOf = (row: CandidateRow): OverdueCandidate => ({
   companyId: Number(row.company_id),
   caseId: Number(row.case_id),
@@ -666,17 +692,7 @@ const candidateOf = (row: CandidateRow): OverdueCandidate => ({
   cityId: row.city_id === null ? null : Number(row.city_id),
   detailRead: row.detail_read,
   changedAt: new Date(row.changed_at),
-  clock: row.has_clock
-    ? {
-        caseBinding: row.c_binding,
-        filedAt: row.c_filed_at as string,
-        ackDays: Number(row.ack_days),
-        feedbackMonths: Number(row.feedback_months),
-        statusIdSeen: row.status_id_seen,
-        logAcknowledgedAt: row.log_acknowledged_at,
-        logAnsweredAt: row.log_answered_at,
-      }
-    : null,
+  clock: clockOfRow(row),
   messageMs: msList(row.message_ms),
 });
 
@@ -701,11 +717,14 @@ export async function overdueCandidates(store: Store, q: IndexQuery): Promise<Ov
   return result.rows.map(candidateOf);
 }
 
-/** An index row the overdue query found late, with what the overdue list sorts and fences by. */
-export type OverdueIndexRow = Pick<
+/** An index row as the indexed lists sort, fence and page it (clocks/indexed.ts). */
+export type IndexedRow = Pick<
   IndexedCase,
-  'companyId' | 'caseId' | 'binding' | 'filedAt' | 'lineId' | 'categoryId' | 'statusId'
+  'caseId' | 'binding' | 'filedAt' | 'lineId' | 'categoryId' | 'statusId'
 >;
+
+/** An index row the kept durations cannot decide, with what its clock is computed from. */
+export type UndecidedRow = IndexedRow & Pick<OverdueCandidate, 'clock' | 'messageMs'>;
 
 /**
  * The overdue cases of `q` as the kept durations tell them on `today` (WIB day), with the rows they
@@ -723,11 +742,13 @@ export type OverdueIndexRow = Pick<
 export async function overdueOfIndex(
   store: Store,
   q: IndexQuery & { today: string; newStatusId: number },
-): Promise<{ overdue: OverdueIndexRow[]; undecided: OverdueCandidate[] }> {
+): Promise<{ overdue: IndexedRow[]; undecided: UndecidedRow[] }> {
   const undecided = sql`(h.case_id is null or not h.kept
                          or h.status_id_seen is distinct from case_index.status_id)`;
+  // Only what the list sorts and fences by (thousands of rows: every column read is parsed).
   const result = (await store.db.execute(sql`
-    select case_index.*, ${undecided} as undecided, ${keptClockColumns}
+    select case_index.case_id, case_index.case_binding, case_index.filed_at, case_index.line_id,
+           case_index.category_id, case_index.status_id, ${undecided} as undecided, ${keptClockColumns}
       from case_index
       left join case_handling h
         on h.company_id = case_index.company_id and h.case_id = case_index.case_id
@@ -744,22 +765,19 @@ export async function overdueOfIndex(
             or (h.ack_on is not null and h.ans_due < ${q.today}::date))`)) as unknown as {
     rows: (CandidateRow & { undecided: boolean })[];
   };
-  const overdue: OverdueIndexRow[] = [];
-  const open: OverdueCandidate[] = [];
+  const overdue: IndexedRow[] = [];
+  const open: UndecidedRow[] = [];
   for (const row of result.rows) {
-    if (row.undecided) {
-      open.push(candidateOf(row));
-    } else {
-      overdue.push({
-        companyId: Number(row.company_id),
-        caseId: Number(row.case_id),
-        binding: row.case_binding,
-        filedAt: row.filed_at,
-        lineId: row.line_id,
-        categoryId: row.category_id,
-        statusId: row.status_id,
-      });
-    }
+    const indexed: IndexedRow = {
+      caseId: Number(row.case_id),
+      binding: row.case_binding,
+      filedAt: row.filed_at,
+      lineId: row.line_id,
+      categoryId: row.category_id,
+      statusId: row.status_id,
+    };
+    if (row.undecided) open.push({ ...indexed, clock: clockOfRow(row), messageMs: msList(row.message_ms) });
+    else overdue.push(indexed);
   }
   return { overdue, undecided: open };
 }

@@ -22,11 +22,10 @@ import {
 } from '@wbs/shared/handling-clock';
 import {
   companySeeded,
-  type IndexedCase,
+  type IndexedRow,
   noteCaseChange,
-  type OverdueCandidate,
-  type OverdueIndexRow,
   overdueOfIndex,
+  type UndecidedRow,
 } from '../case-index/store.ts';
 import { ApiProblem } from '../errors.ts';
 import type { LegacyCase, LegacyCaseRow } from '../legacy/case-schemas.ts';
@@ -63,22 +62,16 @@ export type IndexFilters = {
   statusId?: number | undefined;
 };
 
-/** An overdue case as the index (and a log read, if one was needed) knows it. */
-export type IndexedOverdue = {
-  ref: BoundCase;
-  filedAt: string;
-  statusId: number | null;
-  lineId: number | null;
-  categoryId: number | null;
-};
+export type { IndexedRow };
 
 const inLine = (scope: IndexScope, lineId: number | null) =>
   scope.staffLineId === undefined || lineId === null || lineId === scope.staffLineId;
 
-const refOf = (row: OverdueIndexRow): BoundCase => {
+/** The case an index row names, as the store binds it (made only for the rows a request reads). */
+const refOf = (companyId: number, row: IndexedRow): BoundCase => {
   const filedMs = Date.parse(`${row.filedAt}+07:00`);
   return {
-    companyId: row.companyId,
+    companyId,
     caseId: row.caseId,
     binding: row.binding,
     filedAt: row.filedAt,
@@ -86,12 +79,13 @@ const refOf = (row: OverdueIndexRow): BoundCase => {
   };
 };
 
-const overdueOfRow = (row: OverdueIndexRow): IndexedOverdue => ({
-  ref: refOf(row),
-  filedAt: row.filedAt,
-  statusId: row.statusId,
-  lineId: row.lineId,
-  categoryId: row.categoryId,
+const indexedOf = ({ caseId, binding, filedAt, lineId, categoryId, statusId }: IndexedRow): IndexedRow => ({
+  caseId,
+  binding,
+  filedAt,
+  lineId,
+  categoryId,
+  statusId,
 });
 
 /**
@@ -134,7 +128,7 @@ export async function indexedOverdue(
   ctx: ClockContext,
   scope: IndexScope,
   filters: IndexFilters,
-): Promise<{ overdue: IndexedOverdue[]; partial: boolean } | null> {
+): Promise<{ overdue: IndexedRow[]; partial: boolean } | null> {
   const { companyId } = scope;
   const store = await ctx.store().catch((error: unknown) => {
     throw new ApiProblem('store-unavailable', { cause: error });
@@ -146,14 +140,14 @@ export async function indexedOverdue(
   }
   const finals = await finalStatusIdsOf(ctx.caller.legacy, ctx.log);
   const today = wibToday();
-  let decided: OverdueIndexRow[];
-  let candidates: OverdueCandidate[];
+  let overdue: IndexedRow[];
+  let candidates: UndecidedRow[];
   let deadlines: HandlingDeadlines;
   try {
     // What was written since the last refresh is derived first (usually nothing: the watcher's poll
     // refreshes after it writes, and a message or clock row written since queues only its report).
     await refreshDurations(store, ctx.log);
-    ({ overdue: decided, undecided: candidates } = await overdueOfIndex(store, {
+    ({ overdue, undecided: candidates } = await overdueOfIndex(store, {
       companyId,
       ...(scope.staffLineId === undefined ? {} : { staffLineId: scope.staffLineId }),
       finalStatusIds: [...finals],
@@ -174,7 +168,6 @@ export async function indexedOverdue(
   } catch (error) {
     throw new ApiProblem('store-unavailable', { cause: error });
   }
-  const overdue = decided.map(overdueOfRow);
   if (candidates.length === 0) return { overdue, partial: false };
 
   const kept = new Map<number, ClockRow>();
@@ -189,10 +182,10 @@ export async function indexedOverdue(
       );
   }
   const facts = new Map<number, ClockFacts>();
-  const current = new Map<number, IndexedCase>();
+  const current = new Map<number, IndexedRow>();
   const lateCutoff = lateFiledBefore(today);
   const fresh: ClockRowInput[] = [];
-  const stale: IndexedCase[] = [];
+  const stale: IndexedRow[] = [];
   for (const row of candidates) {
     const k = kept.get(row.caseId);
     const ackDays = k?.ackDays ?? deadlines.ackDays;
@@ -202,7 +195,7 @@ export async function indexedOverdue(
       facts.set(row.caseId, k);
     } else if (row.statusId === STATUS_NEW_ID || row.statusId === null) {
       // Still in Baru: no status change in the log yet, so nothing to read.
-      const made = clockRowFor(refOf(row), row.filedAt, row.statusId, noFacts, k, deadlines);
+      const made = clockRowFor(refOf(companyId, row), row.filedAt, row.statusId, noFacts, k, deadlines);
       fresh.push(made);
       facts.set(row.caseId, made);
     } else {
@@ -212,7 +205,7 @@ export async function indexedOverdue(
   const partial = stale.length > MAX_REFRESH_PER_REQUEST;
   const behind: { ref: BoundCase; c: LegacyCase }[] = [];
   await eachLimited(stale.slice(0, MAX_REFRESH_PER_REQUEST), REFRESH_CONCURRENCY, async (row) => {
-    const ref = refOf(row);
+    const ref = refOf(companyId, row);
     try {
       const c = await caseOfCompany(ctx, companyId, row.caseId);
       // Gone, or the legacy issued the id again: the watcher brings the index up to date first.
@@ -271,7 +264,7 @@ export async function indexedOverdue(
     if (!f || f.statusIdSeen !== row.statusId) continue;
     if (row.statusId !== null && finals.has(row.statusId)) continue;
     if (!inLine(scope, row.lineId) || !matches(filters, row)) continue;
-    if (isOverdue(clockOf(f, messages.get(row.caseId) ?? [], today))) overdue.push(overdueOfRow(row));
+    if (isOverdue(clockOf(f, messages.get(row.caseId) ?? [], today))) overdue.push(indexedOf(row));
   }
   return { overdue, partial };
 }
@@ -292,14 +285,14 @@ export const INDEX_SORTS = new Set([
 
 const collator = new Intl.Collator('id');
 
-/** What the index's sorts read of a row (an overdue one, or one of the map's area filter). */
-export type IndexedSortable = Pick<IndexedOverdue, 'ref' | 'filedAt' | 'statusId' | 'lineId' | 'categoryId'>;
+/** Wall times ('YYYY-MM-DDTHH:mm:ss') in their order: the same as a collation's, without one per pair. */
+const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Overdue cases in the list's order, as the legacy orders its table: by filing time, by status order,
  * by category or line name (no line first), newest first among equals.
  */
-export async function sortIndexed<T extends IndexedSortable>(
+export async function sortIndexed<T extends IndexedRow>(
   ctx: ClockContext,
   companyId: number,
   rows: readonly T[],
@@ -309,9 +302,8 @@ export async function sortIndexed<T extends IndexedSortable>(
   const descending = value.startsWith('-');
   const field = descending ? value.slice(1) : value;
   const sign = descending ? -1 : 1;
-  const newestFirst = (a: IndexedSortable, b: IndexedSortable) =>
-    b.filedAt.localeCompare(a.filedAt) || b.ref.caseId - a.ref.caseId;
-  let key: ((row: IndexedSortable) => string | number | null) | null = null;
+  const newestFirst = (a: IndexedRow, b: IndexedRow) => byTime(b.filedAt, a.filedAt) || b.caseId - a.caseId;
+  let key: ((row: IndexedRow) => string | number | null) | null = null;
   if (field === 'status') {
     const orders = new Map((await caseStatusTable(ctx.caller.legacy)).map((s) => [s.id, s.order]));
     key = (row) => (row.statusId === null ? null : (orders.get(row.statusId) ?? 0));
@@ -332,7 +324,7 @@ export async function sortIndexed<T extends IndexedSortable>(
   };
   return [...rows].sort((a, b) => {
     if (field === 'createdAt') {
-      return sign * (a.filedAt.localeCompare(b.filedAt) || a.ref.caseId - b.ref.caseId);
+      return sign * (byTime(a.filedAt, b.filedAt) || a.caseId - b.caseId);
     }
     const byKey = key ? sign * compareKeys(key(a), key(b)) : 0;
     return byKey || newestFirst(a, b);
@@ -340,17 +332,17 @@ export async function sortIndexed<T extends IndexedSortable>(
 }
 
 /**
- * What one overdue page shows: the table rows of the cases it holds, read from the caller's own table
- * (which keeps the legacy's own scope as a second fence: the days they were filed on, then the detail
- * of any not found there; a case neither shows is left out of the page), with their clocks and unread
- * marks as the case list gives them (clocks/service.ts `clocksOfRows`). Clocks and marks are null when
- * the store fails.
+ * What one page of an indexed list (the overdue filter, Peta Laporan's area) shows: the table rows of
+ * the cases it holds, read from the caller's own table (which keeps the legacy's own scope as a second
+ * fence: the days they were filed on, then the detail of any not found there; a case neither shows is
+ * left out of the page), with their clocks and unread marks as any case-list page gives them
+ * (clocks/service.ts `clocksOfRows`). Clocks and marks are null when the store fails.
  */
-export async function overduePage(
+export async function indexedPage(
   ctx: ClockContext,
   scope: IndexScope,
   table: CaseTable,
-  shown: readonly Pick<IndexedOverdue, 'ref' | 'filedAt'>[],
+  shown: readonly IndexedRow[],
 ): Promise<{
   rows: Map<number, LegacyCaseRow>;
   clocks: Map<number, HandlingClock> | null;
@@ -362,7 +354,7 @@ export async function overduePage(
     throw new ApiProblem('store-unavailable', { cause: error });
   });
   const days = shown.map((row) => row.filedAt.slice(0, 10)).sort();
-  const wanted = new Map(shown.map((row) => [row.ref.caseId, row]));
+  const wanted = new Map(shown.map((row) => [row.caseId, row]));
   const filed = await caseRowsFiled(
     ctx.caller.legacy,
     table,
@@ -372,20 +364,20 @@ export async function overduePage(
   );
   for (const row of filed) {
     const want = wanted.get(row.caseId);
-    if (want && store.cases.bind(row).binding === want.ref.binding) rows.set(row.caseId, row);
+    if (want && store.cases.bind(row).binding === want.binding) rows.set(row.caseId, row);
   }
-  const missing = shown.filter((row) => !rows.has(row.ref.caseId));
+  const missing = shown.filter((row) => !rows.has(row.caseId));
   await eachLimited(missing, REFRESH_CONCURRENCY, async (row) => {
-    const c = await caseOfCompany(ctx, scope.companyId, row.ref.caseId).catch(() => null);
-    if (!c || store.cases.bind(c).binding !== row.ref.binding || !inLine(scope, c.caseCaseLineId)) return;
+    const c = await caseOfCompany(ctx, scope.companyId, row.caseId).catch(() => null);
+    if (!c || store.cases.bind(c).binding !== row.binding || !inLine(scope, c.caseCaseLineId)) return;
     if (normaliseWallTime(c.caseCreated) === null) return;
-    rows.set(row.ref.caseId, c);
+    rows.set(row.caseId, c);
   });
   try {
     const { clocks, unread } = await clocksOfRows(ctx, scope.companyId, [...rows.values()]);
     return { rows, clocks, unread };
   } catch (error) {
-    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: overdue page without clocks');
+    ctx.log.error({ err: { message: (error as Error).message } }, 'clocks: indexed page without clocks');
     return { rows, clocks: null, unread: null };
   }
 }

@@ -8,31 +8,17 @@
 import type { CaseSearchRequest } from '@wbs/shared/api/cases';
 import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
-import { INDEX_SORTS, type IndexedSortable, overduePage, sortIndexed } from '../../clocks/indexed.ts';
-import { clocksOfRows } from '../../clocks/service.ts';
+import { INDEX_SORTS, type IndexedRow, indexedPage, sortIndexed } from '../../clocks/indexed.ts';
 import { ApiProblem } from '../../errors.ts';
 import { insightsScopeOf } from '../../insights/scope.ts';
 import { areaRows } from '../../insights/service.ts';
-import type { FigureRow } from '../../insights/store.ts';
 import type { Paging } from '../../legacy/table.ts';
-import type { BoundCase } from '../../store/case-binding.ts';
 import { type CaseEndpoints, indexScopeOf } from './scope.ts';
 
 /** What the index cannot combine with an area: the complaint number, free search, the pelapor's own list. */
 function refuse(field: string): ApiProblem {
   return new ApiProblem('validation', { errors: { [field]: PROBLEM_MESSAGES.areaFilterUnavailable } });
 }
-
-const refOf = (row: FigureRow): BoundCase => {
-  const filedMs = Date.parse(`${row.filedAt}+07:00`);
-  return {
-    companyId: row.companyId,
-    caseId: row.caseId,
-    binding: row.binding,
-    filedAt: row.filedAt,
-    filedMs: Number.isNaN(filedMs) ? null : filedMs,
-  };
-};
 
 /**
  * The cases of the caller's scope in the area of `q` (and its other filters), as sortable index rows.
@@ -43,7 +29,7 @@ export async function areaCases(
   endpoints: CaseEndpoints,
   q: CaseSearchRequest,
   p: Paging,
-): Promise<IndexedSortable[]> {
+): Promise<IndexedRow[]> {
   const scope = indexScopeOf(request, endpoints);
   if (!scope) throw refuse('provinceId');
   if (q.number) throw refuse('number');
@@ -69,7 +55,8 @@ export async function areaCases(
         (q.categoryId === undefined || row.categoryId === q.categoryId),
     )
     .map((row) => ({
-      ref: refOf(row),
+      caseId: row.caseId,
+      binding: row.binding,
       filedAt: row.filedAt,
       statusId: row.statusId,
       lineId: row.lineId,
@@ -83,7 +70,7 @@ export async function areaPage(
   endpoints: CaseEndpoints,
   q: CaseSearchRequest,
   p: Paging,
-  cases: readonly IndexedSortable[],
+  cases: readonly IndexedRow[],
 ) {
   const { companyId, table } = endpoints;
   const scope = indexScopeOf(request, endpoints);
@@ -91,7 +78,7 @@ export async function areaPage(
   const sorted = await sortIndexed(request.clocks, companyId, cases, q.sort);
   const start = (p.page - 1) * p.pageSize;
   const shown = sorted.slice(start, start + p.pageSize);
-  const { rows } = await overduePage(request.clocks, scope, table, shown);
+  const { rows, clocks, unread } = await indexedPage(request.clocks, scope, table, shown);
   if (rows.size < shown.length) {
     request.log.warn(
       { legacyCall: table.name, missing: shown.length - rows.size },
@@ -99,12 +86,8 @@ export async function areaPage(
     );
   }
   const legacyRows = shown.flatMap((row) => {
-    const found = rows.get(row.ref.caseId);
+    const found = rows.get(row.caseId);
     return found ? [found] : [];
   });
-  const read = await clocksOfRows(request.clocks, companyId, legacyRows).catch((error: Error) => {
-    request.log.error({ err: { message: error.message } }, 'clocks: area list without clocks');
-    return null;
-  });
-  return { legacyRows, clocks: read?.clocks ?? null, unread: read?.unread ?? null, total: cases.length };
+  return { legacyRows, clocks, unread, total: cases.length };
 }

@@ -2,7 +2,7 @@
 import { type CaseSearchRequest, caseListReply, caseSearchRequest } from '@wbs/shared/api/cases';
 import { can } from '@wbs/shared/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { INDEX_SORTS, indexedOverdue, overduePage, sortIndexed } from '../../clocks/indexed.ts';
+import { INDEX_SORTS, indexedOverdue, indexedPage, sortIndexed } from '../../clocks/indexed.ts';
 import { overdueOf } from '../../clocks/overdue.ts';
 import { clocksOfRows } from '../../clocks/service.ts';
 import { hasArea } from '../../insights/service.ts';
@@ -48,9 +48,7 @@ async function overdueList(
       : null;
   const found = scope ? await indexedOverdue(request.clocks, scope, q) : null;
   if (!scope || !found) return walkedOverdueList(request, companyId, table, q, p, only);
-  const indexed = only
-    ? { ...found, overdue: found.overdue.filter((row) => only.has(row.ref.caseId)) }
-    : found;
+  const indexed = only ? { ...found, overdue: found.overdue.filter((row) => only.has(row.caseId)) } : found;
   if (indexed.partial)
     request.log.warn({ legacyCall: table.name }, 'clocks: overdue filter over rows not all read yet');
   if (scopeOf(request.caller).kind === 'all') {
@@ -63,7 +61,7 @@ async function overdueList(
   const sorted = await sortIndexed(request.clocks, companyId, indexed.overdue, q.sort);
   const start = (p.page - 1) * p.pageSize;
   const shown = sorted.slice(start, start + p.pageSize);
-  const { rows, clocks, unread } = await overduePage(request.clocks, scope, table, shown);
+  const { rows, clocks, unread } = await indexedPage(request.clocks, scope, table, shown);
   if (rows.size < shown.length) {
     request.log.warn(
       { legacyCall: table.name, missing: shown.length - rows.size },
@@ -73,10 +71,10 @@ async function overdueList(
   const marks = marksFor(request, unread);
   const items = [];
   for (const row of shown) {
-    const legacyRow = rows.get(row.ref.caseId);
+    const legacyRow = rows.get(row.caseId);
     if (!legacyRow) continue;
-    const clock = clocks?.get(row.ref.caseId) ?? null;
-    items.push(presentCaseListRow(legacyRow, clock, unreadOf(marks, row.ref.caseId)));
+    const clock = clocks?.get(row.caseId) ?? null;
+    items.push(presentCaseListRow(legacyRow, clock, unreadOf(marks, row.caseId)));
   }
   return { items, total: indexed.overdue.length, page: p.page, pageSize: p.pageSize };
 }
@@ -147,7 +145,7 @@ export function caseListRoutes(app: FastifyInstance, tags: string[]) {
       const p = paging(q);
       if (hasArea(q)) {
         const cases = await areaCases(request, endpoints, q, p);
-        if (q.overdue) return overdueList(request, endpoints, q, p, new Set(cases.map((c) => c.ref.caseId)));
+        if (q.overdue) return overdueList(request, endpoints, q, p, new Set(cases.map((c) => c.caseId)));
         const page = await areaPage(request, endpoints, q, p, cases);
         if (scopeOf(request.caller).kind === 'all') {
           audit(request, 'case-list-read', { resource: 'company', resourceId: companyId, rows: page.total });
