@@ -18,7 +18,8 @@ import { caseFilters, exportDownload } from '../../legacy/cases.ts';
 import { transportProblem } from '../../legacy/client.ts';
 import { audit } from '../../logging.ts';
 import { outOfScope } from '../../policies/scope.ts';
-import { presentExportWorkbook, UnreadableWorkbook } from '../../presenters/export-workbook.ts';
+import { createExportRewriter } from '../../presenters/export-pool.ts';
+import { UnreadableWorkbook } from '../../presenters/export-workbook.ts';
 import { spoolPrefix } from '../../uploads/spool-dirs.ts';
 import { downloadSchema, legacyFileName, sendFile } from './files.ts';
 import { caseEndpointsOf } from './scope.ts';
@@ -53,6 +54,8 @@ function badReply(request: FastifyRequest, legacyCall: string, reason: string): 
 }
 
 export function caseExportRoutes(app: FastifyInstance, tags: string[]) {
+  const rewriter = createExportRewriter();
+  app.addHook('onClose', () => rewriter.close());
   app.post<{ Body: CaseExportRequest }>(
     '/cases/export',
     {
@@ -82,12 +85,9 @@ export function caseExportRoutes(app: FastifyInstance, tags: string[]) {
           if (error instanceof TooLarge) throw badReply(request, target.name, 'export too large');
           throw transportProblem(error);
         }
-        const output = createWriteStream(exportPath, { mode: 0o600 });
         try {
-          await presentExportWorkbook(createReadStream(legacyPath), output);
-          if (!output.writableFinished) await once(output, 'finish');
+          await rewriter.rewrite({ legacyPath, exportPath });
         } catch (error) {
-          output.destroy();
           if (!(error instanceof UnreadableWorkbook)) throw error;
           throw badReply(request, target.name, `unreadable export: ${error.message}`);
         }
