@@ -3,8 +3,10 @@
  * a small heap: the rewrite makes a few hundred bytes of garbage per cell, and on the main thread V8
  * let that garbage stand, growing the gateway's memory by 100–300 MB for a 55,000-row export and keeping
  * exceljs loaded for good (gateway/bench/HISTORY.md). In a worker whose young generation is capped,
- * the garbage is collected as it is made; the thread ends `idleTimeout` after the last export and
- * gives its memory back; the main thread's event loop, which answers everyone else, does none of it.
+ * the garbage is collected as it is made, and the growth stays near 100–125 MB (the worker itself, the
+ * shared strings, zlib's buffers; the allocator keeps that memory for the process when the thread ends
+ * 30 s after the last export). The main thread's event loop, which answers everyone else, does none of
+ * it.
  *
  * - `threads` exports at once per process (default 1); more waiting than `maxWaiting` → 503 `busy`.
  * - A workbook whose rewrite outgrows the heap is refused as unreadable (a legacy export is not that
