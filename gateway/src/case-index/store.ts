@@ -678,14 +678,18 @@ const clockOfRow = (row: CandidateRow): CandidateClock | null =>
       }
     : null;
 
-const candidateOf = (row: CandidateRow): OverdueCandidate => ({
-  companyId: Number(row.company_id),
+const indexedRowOf = (row: CandidateRow): IndexedRow => ({
   caseId: Number(row.case_id),
   binding: row.case_binding,
   filedAt: row.filed_at,
   lineId: row.line_id,
   categoryId: row.category_id,
   statusId: row.status_id,
+});
+
+const candidateOf = (row: CandidateRow): OverdueCandidate => ({
+  companyId: Number(row.company_id),
+  ...indexedRowOf(row),
   channelId: row.channel_id,
   anonymous: row.anonymous,
   provinceId: row.province_id === null ? null : Number(row.province_id),
@@ -768,14 +772,7 @@ export async function overdueOfIndex(
   const overdue: IndexedRow[] = [];
   const open: UndecidedRow[] = [];
   for (const row of result.rows) {
-    const indexed: IndexedRow = {
-      caseId: Number(row.case_id),
-      binding: row.case_binding,
-      filedAt: row.filed_at,
-      lineId: row.line_id,
-      categoryId: row.category_id,
-      statusId: row.status_id,
-    };
+    const indexed = indexedRowOf(row);
     if (row.undecided) open.push({ ...indexed, clock: clockOfRow(row), messageMs: msList(row.message_ms) });
     else overdue.push(indexed);
   }

@@ -11,11 +11,11 @@
  */
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import { addDays, isOverdue, wibWallTime } from '@wbs/shared/handling-clock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type IndexQuery, overdueCandidates, overdueOfIndex } from '../case-index/store.ts';
 import type { Store } from '../store/plugin.ts';
 import { ENGINES } from '../test/databases.ts';
-import { FINALS, generate, mutate, type OpenedStore, openStore } from '../test/generated-reports.ts';
+import { FINALS, generate, mutate, storeForEach } from '../test/generated-reports.ts';
 import { refreshDurations } from './durations.ts';
 import { clockOf } from './service.ts';
 
@@ -76,18 +76,12 @@ async function expectSameDecisions(store: Store): Promise<{ overdue: number; und
 }
 
 describe.each(ENGINES)('overdue decided from the kept durations on $engine', ({ engine }) => {
-  let opened: OpenedStore;
-  let store: Store;
-
-  beforeAll(async () => {
-    opened = await openStore(engine);
-    store = opened.store;
-  }, 120_000);
-  afterAll(() => opened?.close());
+  const storeOf = storeForEach(engine);
 
   it.each([11, 12, 13])(
     'as the clock decides from the same facts, before and after every kind of later write (seed %i)',
     async (seed) => {
+      const store = storeOf();
       await generate(store, seed, 400);
       const before = await expectSameDecisions(store);
       await mutate(store, seed);

@@ -7,7 +7,7 @@
  * message, returns, companies with their own deadlines, analysts' lines, regions the legacy lacks.
  */
 import { DEFAULT_ACK_DAYS, DEFAULT_FEEDBACK_MONTHS } from '@wbs/shared/handling-clock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refreshDurations } from '../clocks/durations.ts';
 import { openPostgres } from '../store/database.ts';
 import { rowsOf, sql } from '../store/drizzle.ts';
@@ -21,6 +21,7 @@ import {
   type OpenedStore,
   OWN_DEADLINES,
   openStore,
+  storeForEach,
 } from '../test/generated-reports.ts';
 import {
   cityFigures,
@@ -93,14 +94,11 @@ const MUTATED: FigureContext = {
 };
 
 describe.each(ENGINES)('figures counted in SQL on $engine', ({ engine }) => {
-  let opened: OpenedStore;
+  const storeOf = storeForEach(engine);
   let store: Store;
-
-  beforeAll(async () => {
-    opened = await openStore(engine);
-    store = opened.store;
-  }, 120_000);
-  afterAll(() => opened?.close());
+  beforeEach(() => {
+    store = storeOf();
+  });
 
   it.each([1, 2, 3])(
     'equal the JavaScript computation over the same rows (seed %i)',

@@ -8,6 +8,7 @@
  * of the overdue query over them (clocks/overdue-index.test.ts) compare with the JavaScript rules.
  */
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { caseBinder } from '../store/case-binding.ts';
 import { type Database, MEMORY_DATA_DIR, openEmbedded, openPostgres } from '../store/database.ts';
 import { rowsOf, sql } from '../store/drizzle.ts';
@@ -183,5 +184,18 @@ export async function openStore(engine: (typeof ENGINES)[number]['engine']): Pro
       await database.close();
       await testDatabase?.drop();
     },
+  };
+}
+
+/** A store of its own for the enclosing `describe`, opened before its tests and closed after them. */
+export function storeForEach(engine: (typeof ENGINES)[number]['engine']): () => Store {
+  let opened: OpenedStore | undefined;
+  beforeAll(async () => {
+    opened = await openStore(engine);
+  }, 120_000);
+  afterAll(() => opened?.close());
+  return () => {
+    if (!opened) throw new Error('the store is opened before the tests');
+    return opened.store;
   };
 }
