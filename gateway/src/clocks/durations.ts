@@ -18,6 +18,13 @@ import type { Store } from '../store/plugin.ts';
 /** Advisory lock of the refresh (any constant; one-key locks never meet the two-key ones). */
 const CASE_HANDLING_LOCK = 0x5752_4e30;
 const BATCH = 5_000;
+/**
+ * A refresh that derived this many reports followed a large write (a first sweep, a migration): the
+ * planner's statistics of the tables the overdue query and Statistik join are brought up to date.
+ * PGlite has no autovacuum to do it, and without statistics PostgreSQL planned the overdue query as a
+ * nested loop over every pair of open reports (seconds at 5,000 reports instead of milliseconds).
+ */
+const ANALYZE_AFTER = 1_000;
 
 /** `x` when both are present, the later of them (the pair's second), else null. */
 const laterOfBoth = (a: SQL, b: SQL) => sql`case when ${a} is null or ${b} is null then null
@@ -201,7 +208,8 @@ async function deriveApart(tx: Tx, reports: ReportKey[], skipped: ReportKey[]): 
  * queue entries it took. One refresh at a time (an advisory lock across replicas): a second waits for
  * the first and then takes what is left, so an older derivation never overwrites a newer one.
  * A report whose rows cannot be read keeps no durations (Statistik counts it as filed, unmeasured)
- * until a later write of its facts queues it again; it is logged by its ids.
+ * until a later write of its facts queues it again; it is logged by its ids. After a large refresh the
+ * tables it joins are analysed (ANALYZE_AFTER).
  */
 export async function refreshDurations(store: Pick<Store, 'db'>, log?: DurationsLog): Promise<number> {
   let taken = 0;
@@ -253,6 +261,8 @@ export async function refreshDurations(store: Pick<Store, 'db'>, log?: Durations
     }
     taken += batch;
     // A short batch emptied the queue as it stood: what was written before this refresh is derived.
-    if (batch < BATCH) return taken;
+    if (batch < BATCH) break;
   }
+  if (taken >= ANALYZE_AFTER) await store.db.execute(sql`analyze case_index, case_clock, case_handling`);
+  return taken;
 }
