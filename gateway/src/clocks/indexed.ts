@@ -9,7 +9,8 @@
  * for the page shown only. Until a company is seeded, overdue.ts walks its table as before.
  *
  * The index lags the legacy by at most one sweep rotation (a status, line or category changed at the
- * legacy) or one poll (a new case); a log read that finds the index behind brings it up to date. */
+ * legacy) or one poll (a new case); a log read that finds the index behind brings it up to date.
+ */
 import { STATUS_NEW_ID } from '@wbs/shared/constants';
 import {
   addDays,
@@ -78,15 +79,6 @@ const refOf = (companyId: number, row: IndexedRow): BoundCase => {
     filedMs: Number.isNaN(filedMs) ? null : filedMs,
   };
 };
-
-const indexedOf = ({ caseId, binding, filedAt, lineId, categoryId, statusId }: IndexedRow): IndexedRow => ({
-  caseId,
-  binding,
-  filedAt,
-  lineId,
-  categoryId,
-  statusId,
-});
 
 /**
  * A case's whole record as the caller may read it, without a refusal on record: the candidates are in
@@ -264,7 +256,7 @@ export async function indexedOverdue(
     if (!f || f.statusIdSeen !== row.statusId) continue;
     if (row.statusId !== null && finals.has(row.statusId)) continue;
     if (!inLine(scope, row.lineId) || !matches(filters, row)) continue;
-    if (isOverdue(clockOf(f, messages.get(row.caseId) ?? [], today))) overdue.push(indexedOf(row));
+    if (isOverdue(clockOf(f, messages.get(row.caseId) ?? [], today))) overdue.push(row);
   }
   return { overdue, partial };
 }
