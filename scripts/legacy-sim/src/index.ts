@@ -41,6 +41,12 @@ export type LegacySimOptions = {
   logger?: boolean;
   /** Where store problems (reseeding) are reported; default console.warn. */
   log?: (message: string) => void;
+  /**
+   * The instant a fresh seed treats as "now" (every demo date is fixed relative to it: WBS-10000001
+   * filed a day before, the map demo in its WIB month). Read at every (re)seed; default the wall clock.
+   * Tests that assert seed dates read it back from `seededAt()` instead of reading the clock again.
+   */
+  seedClock?: () => number;
 };
 
 export type LegacySim = {
@@ -60,12 +66,15 @@ export type LegacySim = {
    * gateway compare them with its replies.
    */
   cases(): readonly Readonly<Case>[];
+  /** The seed clock's instant (epoch ms) of the data now held: its dates were placed relative to it. */
+  seededAt(): number;
   close(): Promise<void>;
 };
 
 export async function createLegacySim(options: LegacySimOptions = {}): Promise<LegacySim> {
   const log = options.log ?? ((message: string) => console.warn(message));
-  const store = await Store.open(options.dataDir ?? null, (files) => seed(files), log);
+  const seedClock = options.seedClock ?? Date.now;
+  const store = await Store.open(options.dataDir ?? null, (files) => seed(files, seedClock()), log);
   let knobs: Knobs = {};
   const resetAll = async () => {
     knobs = {};
@@ -106,6 +115,7 @@ export async function createLegacySim(options: LegacySimOptions = {}): Promise<L
     },
     addCases: (generate) => generateCases(store, generate),
     cases: () => store.cases.all(),
+    seededAt: () => Date.parse(store.seededAt),
     async close() {
       if (closed) return;
       closed = true;

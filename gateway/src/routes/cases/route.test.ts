@@ -70,6 +70,14 @@ async function legacyBytes(path: string): Promise<Buffer> {
   return res.rawPayload;
 }
 
+/** The company's reports as legacy-sim holds them, newest filing first (ties by id, as the legacy). */
+function simCasesNewestFirst(companyId: number) {
+  return t.legacy
+    .cases()
+    .filter((c) => c.companyId === companyId)
+    .sort((a, b) => b.created - a.created || b.caseId - a.caseId);
+}
+
 const scopeDenials = (resource: string, resourceId: number | string | null) =>
   t.logs.filter(
     (l) =>
@@ -94,10 +102,24 @@ describe('POST /cases/search (list by session scope)', () => {
     for (const item of first.items) expect(item.companyId).toBe(1);
     const dates = first.items.map((i) => i.createdAt);
     expect(dates).toEqual([...dates].sort().reverse());
+    // The newest report of the company as legacy-sim holds it: on most days WBS-10000001 (filed a day
+    // before the seed), early in a month one of the map demo's reports of the seed's month.
+    const newest = simCasesNewestFirst(1)[0]!;
     expect(first.items[0]).toMatchObject({
-      id: 1,
-      number: 'WBS-10000001',
+      id: newest.caseId,
+      number: newest.caseNumber,
       companyName: 'Perumda Air Minum Tirta Kahuripan',
+      caseLineId: newest.lineId,
+      status: { id: newest.statusId },
+    });
+    expect(first.items.map((i) => i.id)).toEqual(
+      simCasesNewestFirst(1)
+        .slice(0, 5)
+        .map((c) => c.caseId),
+    );
+    const demo = (await list('admin.kahuripan', { number: 'WBS-10000001' })).items[0];
+    expect(demo).toMatchObject({
+      id: 1,
       caseLineId: null,
       caseLineName: null,
       status: { id: 1, name: 'Baru', order: 1 },
@@ -283,7 +305,8 @@ describe("the administrator (type 1): the group's cases, read only", () => {
   });
 
   it('handles nothing: no log entry, no export, no download', async () => {
-    const [row] = await everything('admin', { companyId: 1 });
+    const withAttachment = simCasesNewestFirst(1).find((c) => c.attachments.length > 0)!;
+    const row = (await everything('admin', { companyId: 1 })).find((r) => r.id === withAttachment.caseId);
     const cookie = await login('admin');
     const detail = (await get('admin', `/cases/${row!.id}`)).json() as CaseDetail;
     const attachment = detail.attachments[0];
