@@ -234,6 +234,8 @@ const envSchema = v.object({
   SMTP_URL: optionalText,
   SMTP_CA_FILE: optionalText,
   SMTP_TIMEOUT_MS: intString('SMTP_TIMEOUT_MS', 30_000, 100, 600_000),
+  MAIL_RETRY_DELAY_SECONDS: intString('MAIL_RETRY_DELAY_SECONDS', 30, 1, 3_600),
+  MAIL_RETRY_MAX_DELAY_SECONDS: intString('MAIL_RETRY_MAX_DELAY_SECONDS', 120, 1, 3_600),
   MAIL_FROM: v.pipe(
     v.optional(v.string(), ''),
     v.transform((value) => value.trim() || 'WBS <no-reply@wbs.invalid>'),
@@ -319,6 +321,11 @@ export type Config = {
   receiptKeys: ReceiptKey[];
   /** Outgoing mail (gateway/src/mail): the SMTP server, when there is one, and the sender. */
   mail: MailSettings;
+  /**
+   * How handlers' mails wait out an SMTP outage: the first retry after `delaySeconds`, each later one
+   * twice as long, never more than `maxDelaySeconds` (notifications/plugin.ts).
+   */
+  mailRetry: { delaySeconds: number; maxDelaySeconds: number };
   /**
    * Where users reach the product (PUBLIC_URL, no trailing slash): the base of every link a mail
    * holds, since a mail is read far from any request that could tell the gateway its own address.
@@ -491,6 +498,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     store,
     receiptKeys: receiptKeys(e.RECEIPT_SIGNING_KEYS, e.SESSION_ENCRYPTION_KEY),
     mail,
+    mailRetry: {
+      delaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
+      maxDelaySeconds: Math.max(e.MAIL_RETRY_DELAY_SECONDS, e.MAIL_RETRY_MAX_DELAY_SECONDS),
+    },
     publicUrl: base,
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,

@@ -1,32 +1,25 @@
 /**
  * Browser journeys: makes sure Debian's Chromium is there (installing it on a fresh machine of this
- * kind), builds the web app, then runs the journey suite against the real system.
+ * kind), builds the web app (unless `--built`: the gate built it already), then runs the journey suite
+ * against the real system. Other arguments go to vitest (a journey's file name, `-t`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { ensureDebianTools } from '../support/debian.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const built = args.includes('--built');
+const vitestArgs = args.filter((a) => a !== '--built');
 
-function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      `${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install chromium).`,
-    );
-  }
-  console.log('Installing Chromium from Debian packages…');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+ensureDebianTools(['chromium']);
+if (!built) execFileSync('pnpm', ['--filter', '@wbs/web', 'build'], { cwd: root, stdio: 'inherit' });
+try {
+  execFileSync('pnpm', ['exec', 'vitest', 'run', '--config', 'scripts/e2e/vitest.config.ts', ...vitestArgs], {
+    cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
+} catch {
+  // vitest printed the failures; the stack of this wrapper adds nothing.
+  process.exitCode = 1;
 }
-
-ensureChromium();
-execFileSync('pnpm', ['--filter', '@wbs/web', 'build'], { cwd: root, stdio: 'inherit' });
-execFileSync('pnpm', ['exec', 'vitest', 'run', '--config', 'scripts/e2e/vitest.config.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-});

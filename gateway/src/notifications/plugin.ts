@@ -34,9 +34,16 @@ const REPORTER_PURGE_QUEUE = 'reporter-notices-purge';
 export const DEADLINE_QUEUE = 'notice-deadlines';
 /**
  * Mail jobs outlast an SMTP outage of more than an hour (40 tries, waits growing from 30 s to at most
- * 2 minutes: about 78 minutes) and catch up within 2 minutes of its end; then the dead letters.
+ * 2 minutes by default: about 78 minutes) and catch up within the longest wait of its end; then the
+ * dead letters. The waits are settings (MAIL_RETRY_DELAY_SECONDS, MAIL_RETRY_MAX_DELAY_SECONDS), so a
+ * suite can prove the same catch-up over an outage of seconds.
  */
-const MAIL_RETRIES = { retryLimit: 40, retryDelaySeconds: 30, retryBackoff: true, retryDelayMaxSeconds: 120 };
+const mailRetries = (retry: { delaySeconds: number; maxDelaySeconds: number }) => ({
+  retryLimit: 40,
+  retryDelaySeconds: retry.delaySeconds,
+  retryBackoff: true,
+  retryDelayMaxSeconds: retry.maxDelaySeconds,
+});
 
 export type Notices = {
   /** Asks for the case events recorded so far to be turned into notices soon (never throws). */
@@ -81,6 +88,7 @@ export const notificationsPlugin = fp(
     // delivered within a minute.
     app.jobs.schedule(DELIVER_QUEUE, '* * * * *');
 
+    const MAIL_RETRIES = mailRetries(app.config.mailRetry);
     const mailDeps = async () => ({
       store: await app.store.open(),
       mailer: app.mailer,
