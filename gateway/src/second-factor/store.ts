@@ -47,6 +47,22 @@ export async function summaryOf(db: Db, account: Account): Promise<FactorSummary
   return summarise(totp?.confirmedAt ?? null, passkeys?.n ?? 0, await recoveryCodesLeft(db, account));
 }
 
+/**
+ * The methods the account has now, in one query: what step-up decides by, whatever the session's
+ * cookie listed when it was signed (docs/adr/0073-step-up-decided-from-the-store.md).
+ */
+export async function methodsOf(db: Db, account: Account): Promise<SecondFactorMethod[]> {
+  const { rows } = (await db.execute(
+    sql`select exists (select 1 from ${secondFactorTotp} where ${ofTotp(account)} and ${secondFactorTotp.confirmedAt} is not null) as totp,
+               exists (select 1 from ${secondFactorPasskey} where ${ofPasskeys(account)}) as passkey`,
+  )) as unknown as { rows: { totp: boolean; passkey: boolean }[] };
+  const [row] = rows;
+  const methods: SecondFactorMethod[] = [];
+  if (row?.totp) methods.push('totp');
+  if (row?.passkey) methods.push('passkey');
+  return methods;
+}
+
 /** What Keamanan Akun lists: the summary, since when TOTP is on, the passkeys; no secret is opened. */
 export async function factorsOf(
   db: Db,
