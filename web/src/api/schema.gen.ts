@@ -1976,7 +1976,7 @@ export interface paths {
         get?: never;
         /**
          * Ubah masa retensi perusahaan
-         * @description Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the next retention scan to every final case of the company. Audited (`retention-period-changed`).
+         * @description Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the next retention scan to every final case of the company. Step-up when shorter than the company’s period now. Audited (`retention-period-changed`).
          *
          *     Siapa boleh memanggil (retention:manage): 1 Administrator.
          */
@@ -1984,7 +1984,7 @@ export interface paths {
         post?: never;
         /**
          * Kembalikan masa retensi ke bawaan grup
-         * @description Type 1 only. The company follows the group default again. Audited (`retention-period-reset`).
+         * @description Type 1 only. The company follows the group default again. Step-up when the default is shorter than the company’s own period. Audited (`retention-period-reset`).
          *
          *     Siapa boleh memanggil (retention:manage): 1 Administrator.
          */
@@ -2049,7 +2049,7 @@ export interface paths {
         put?: never;
         /**
          * Tandai laporan sudah dimusnahkan
-         * @description Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` when it was marked before (the first mark stands). Audited (`disposal-destroyed`).
+         * @description Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` when it was marked before (the first mark stands). Step-up. Audited (`disposal-destroyed`).
          *
          *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
          */
@@ -2071,7 +2071,7 @@ export interface paths {
         put?: never;
         /**
          * Periksa masa retensi sekarang
-         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. 409 `scan-running` while another scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).
+         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. Step-up. 409 `scan-running` while another scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).
          *
          *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
          */
@@ -2179,7 +2179,7 @@ export interface paths {
         };
         /**
          * Ekspor statistik (.xlsx, .csv)
-         * @description The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` (default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed with an apostrophe). The file name holds the date range. Audited (`export`, resource `statistics`). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         * @description The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` (default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed with an apostrophe). The file name holds the date range. Step-up. Audited (`export`, resource `statistics`). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
          *
          *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
          */

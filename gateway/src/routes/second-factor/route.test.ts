@@ -213,6 +213,18 @@ describe('policy', () => {
     expect((await a.call('POST', '/cases/1/contact-reveal', {})).statusCode).toBe(400);
   });
 
+  it('asks for a fresh factor before the Statistik file leaves, like every export', async () => {
+    const a = await enrolled('admin.pakuan');
+    const path = '/statistics/export?from=2026-01-01&to=2026-01-31&format=csv';
+    // Fresh: the export goes on to its own answer (whatever the case index allows), never a prompt.
+    expect(problem(await a.call('GET', path))).not.toBe('step-up-required');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    const stale = await a.call('GET', path);
+    expect(stale.statusCode).toBe(401);
+    expect(problem(stale)).toBe('step-up-required');
+  });
+
   it('lets a pelapor in without a factor, and opt in (then asks for it at sign-in)', async () => {
     const { agent: a, reply } = await signIn('pelapor');
     expect(reply.secondFactor).toMatchObject({ status: 'done', required: false, methods: [] });
