@@ -148,6 +148,9 @@ const envSchema = v.object({
     ),
     v.transform((parts) => [...new Set(parts.map(Number))].sort()),
   ),
+  // Consecutive wrong codes (authenticator or recovery) after which an account's authenticator codes
+  // are no longer accepted (docs/adr/0074-second-factor-failure-cap.md); NIST SP 800-63B allows 100.
+  SECOND_FACTOR_MAX_FAILURES: intString('SECOND_FACTOR_MAX_FAILURES', 20, 3, 100),
   WATCH_INTERVAL_SECONDS: intString('WATCH_INTERVAL_SECONDS', 15, 5, 3600),
   TRACKING_MAX_PER_NUMBER: intString('TRACKING_MAX_PER_NUMBER', 5, 1, 1_000),
   TRACKING_MAX_PER_CLIENT: intString('TRACKING_MAX_PER_CLIENT', 20, 1, 100_000),
@@ -312,6 +315,8 @@ export type Config = {
   jobs: { enabled: boolean; watchIntervalSeconds: number };
   /** User types whose accounts must have a second factor (SECOND_FACTOR_TYPES). */
   secondFactorTypes: number[];
+  /** Consecutive wrong codes that close an account's authenticator codes (SECOND_FACTOR_MAX_FAILURES). */
+  secondFactorMaxFailures: number;
   /** Development only: the TOTP secret given to demo accounts without a factor (DEMO_TOTP_SECRET). */
   demoTotpSecret: string | null;
   /** Upload spools and metadata scrubbing (gateway/src/uploads, docs/adr/0004-spool-check-then-forward.md
@@ -448,6 +453,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     docsEnabled: e.DOCS_ENABLED,
     jobs: { enabled: e.JOBS_ENABLED, watchIntervalSeconds: e.WATCH_INTERVAL_SECONDS },
     secondFactorTypes: e.SECOND_FACTOR_TYPES,
+    secondFactorMaxFailures: e.SECOND_FACTOR_MAX_FAILURES,
     demoTotpSecret: demoTotpSecret(e.DEMO_TOTP_SECRET, e.DATABASE_URL),
     logLevel: e.LOG_LEVEL,
     workers: e.GATEWAY_WORKERS ?? (shared ? availableParallelism() : 1),

@@ -16,6 +16,8 @@ export const PROBLEMS = {
   unauthorized: { status: 401, title: PROBLEM_MESSAGES.unauthorized },
   'second-factor-required': { status: 401, title: PROBLEM_MESSAGES.secondFactorRequired },
   'step-up-required': { status: 401, title: PROBLEM_MESSAGES.stepUpRequired },
+  // Too many wrong codes in a row: the session that typed them has ended (docs/product/second-factor.md).
+  'second-factor-locked': { status: 401, title: PROBLEM_MESSAGES.secondFactorLocked },
   'password-change-required': { status: 403, title: PROBLEM_MESSAGES.passwordChangeRequired },
   forbidden: { status: 403, title: PROBLEM_MESSAGES.forbidden },
   csrf: { status: 403, title: PROBLEM_MESSAGES.csrf },

@@ -199,6 +199,10 @@ export const PROBLEM_MESSAGES = {
   stepUpRequired: 'Untuk tindakan ini, verifikasi ulang dengan faktor kedua Anda',
   secondFactorFailed: 'Kode atau passkey tidak valid',
   secondFactorReplay: 'Kode ini sudah dipakai; tunggu kode berikutnya di aplikasi autentikator',
+  secondFactorLocked:
+    'Terlalu banyak kode yang salah. Demi keamanan akun Anda, masuk lagi dengan kata sandi Anda, lalu gunakan kode pemulihan atau passkey',
+  totpLocked:
+    'Kode aplikasi autentikator tidak diterima lagi setelah terlalu banyak kode yang salah. Gunakan kode pemulihan atau passkey, atau minta pengelola akun Anda mereset faktor kedua',
   lastFactorRequired:
     'Faktor terakhir tidak dapat dihapus karena akun Anda wajib memakai verifikasi dua langkah',
   enrolmentExpired: 'Pendaftaran kedaluwarsa, silakan mulai lagi',

@@ -15,6 +15,7 @@ export const NOTICE_KINDS = [
   'feedback-due',
   'feedback-overdue',
   'new-device',
+  'second-factor-failures',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
@@ -23,7 +24,7 @@ export const MAIL_MODES = ['immediate', 'digest', 'off'] as const;
 export type MailMode = (typeof MAIL_MODES)[number];
 
 /** A security notice is always mailed at once: it cannot be switched off or deferred. */
-export const LOCKED_NOTICE_KINDS: ReadonlySet<NoticeKind> = new Set(['new-device']);
+export const LOCKED_NOTICE_KINDS: ReadonlySet<NoticeKind> = new Set(['new-device', 'second-factor-failures']);
 
 /** The mail mode of a kind nobody chose for yet. */
 export const DEFAULT_MAIL_MODE: Record<NoticeKind, MailMode> = {
@@ -36,6 +37,7 @@ export const DEFAULT_MAIL_MODE: Record<NoticeKind, MailMode> = {
   'feedback-due': 'digest',
   'feedback-overdue': 'digest',
   'new-device': 'immediate',
+  'second-factor-failures': 'immediate',
 };
 
 /** The name of each kind, on the bell, the preferences screen and in mails. */
@@ -49,6 +51,7 @@ export const NOTICE_KIND_LABELS: Record<NoticeKind, string> = {
   'feedback-due': 'Batas umpan balik dalam 7 hari',
   'feedback-overdue': 'Umpan balik terlambat',
   'new-device': 'Masuk dari perangkat baru',
+  'second-factor-failures': 'Kode verifikasi dua langkah salah berulang kali',
 };
 
 export const MAIL_MODE_LABELS: Record<MailMode, string> = {

@@ -12,6 +12,7 @@ import {
   reporterConfirmationMail,
   reporterNoticeMail,
   SUBJECT_MAX,
+  secondFactorFailuresMail,
   securityNoticeMail,
 } from './compose.ts';
 import { messageOptions, type OutgoingMail } from './transport.ts';
@@ -283,6 +284,29 @@ describe('security notice mail', () => {
     expectOnlyPlainHtml(mail.html);
     for (const at of ['2027-01-12 14:05', '2027-01-12T24:00:00', '2027-02-29T10:00:00', 'kemarin']) {
       expect(() => securityNoticeMail({ ...mail, at, signInUrl: `${BASE}/auth/login` })).toThrow(RangeError);
+    }
+  });
+});
+
+describe('wrong second-factor codes mail', () => {
+  it('says when, in WIB, that the password may be known, and how to get in when the app is refused', () => {
+    const mail = secondFactorFailuresMail({
+      to: 'analis@example.co.id',
+      messageId: '<codes.7@wbs.invalid>',
+      at: '2027-01-12T14:05:09',
+      signInUrl: `${BASE}/auth/login`,
+    });
+    expect(mail.subject).toBe('WBS: kode verifikasi salah berulang kali');
+    expect(mail.text).toContain('pada 12 Januari 2027 pukul 14.05 WIB');
+    expect(mail.text).toContain('ganti kata sandi');
+    expect(mail.text).toContain('kode pemulihan atau passkey');
+    expect(mail.text).toContain(`${BASE}/auth/login`);
+    expect(mail.text).not.toContain('analis@example.co.id');
+    expectOnlyPlainHtml(mail.html);
+    for (const at of ['2027-01-12 14:05', '2027-01-12T24:00:00', 'kemarin']) {
+      expect(() => secondFactorFailuresMail({ ...mail, at, signInUrl: `${BASE}/auth/login` })).toThrow(
+        RangeError,
+      );
     }
   });
 });

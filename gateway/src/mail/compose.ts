@@ -251,6 +251,44 @@ export function securityNoticeMail(input: {
   ]);
 }
 
+/**
+ * Wrong second-factor codes were typed after the right password, several in a row: someone may hold
+ * the password. Sent once per run of wrong codes, at its first burst (docs/product/second-factor.md).
+ */
+export function secondFactorFailuresMail(input: {
+  to: string;
+  messageId: string;
+  at: string;
+  signInUrl: string;
+}): OutgoingMail {
+  return render(
+    { to: input.to, messageId: input.messageId, subject: 'WBS: kode verifikasi salah berulang kali' },
+    [
+      { text: 'Yth. Bapak/Ibu,' },
+      {
+        text:
+          `Kata sandi akun WBS Anda dimasukkan dengan benar, lalu kode verifikasi dua langkah yang salah dimasukkan beberapa kali berturut-turut pada ${momentText(input.at)}.\n` +
+          'Bila itu Anda yang salah ketik, tidak ada yang perlu dilakukan.',
+      },
+      {
+        text:
+          'Bila bukan Anda, orang lain mungkin mengetahui kata sandi Anda: segera masuk dan ganti kata sandi Anda ' +
+          '(menu Ubah Password); mengganti kata sandi mengakhiri sesi di perangkat lain. Bila menu itu tidak ada ' +
+          'pada akun Anda, hubungi administrator WBS untuk mengatur ulang kata sandi.',
+      },
+      {
+        text:
+          'Bila kode yang salah terus dimasukkan, kode aplikasi autentikator tidak diterima lagi; Anda tetap dapat ' +
+          'masuk dengan kode pemulihan atau passkey, atau meminta pengelola akun Anda mereset faktor kedua.',
+      },
+      { label: 'Masuk ke WBS', href: link(input.signInUrl, 'signInUrl') },
+      {
+        text: 'Pemberitahuan keamanan ini selalu dikirim dan tidak dapat dimatikan. E-mail ini dikirim otomatis; mohon tidak membalasnya.',
+      },
+    ],
+  );
+}
+
 /** A reporter confirms that this address may be told of replies; which report is never said. */
 export function reporterConfirmationMail(input: {
   to: string;

@@ -2,12 +2,14 @@
  * Handlers' notice mails through the whole app with its jobs running, against a real SMTP server: a
  * reporter's message reaches each handler of the company as one content-free mail, a burst of
  * messages is one mail with a count, a retried job repeats no mail already accepted, and the digest
- * carries a one-click unsubscribe that works.
+ * carries a one-click unsubscribe that works. A burst of wrong second-factor codes is a security
+ * notice mailed at once, once per run.
  */
 import { randomUUID } from 'node:crypto';
 import { demoCases } from '@wbs/legacy-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoAccount, type TestApp } from '../test/helpers.ts';
+import { browser, demoAccount, type TestApp } from '../test/helpers.ts';
+import { enrolTotp, passwordSignIn } from '../test/second-factor.ts';
 import { mailingTestApp, type TestSmtp } from '../test/smtp.ts';
 import { until } from '../test/until.ts';
 import { sendDigest } from './mail-jobs.ts';
@@ -145,5 +147,45 @@ describe('notice mails', () => {
       headers: { cookie },
     });
     expect(prefs.json().items.find((i: { kind: string }) => i.kind === 'reporter-message').mail).toBe('off');
+  });
+});
+
+describe('security notice mails', () => {
+  let mailing: Awaited<ReturnType<typeof mailingTestApp>> | undefined;
+  beforeAll(async () => {
+    mailing = await mailingTestApp({
+      SECOND_FACTOR_TYPES: '1,2,3,4,5',
+      SIGNIN_FREE_FAILURES: '3',
+      SIGNIN_FAILURE_FLOOR_MS: '1',
+    });
+  }, 60_000);
+  afterAll(async () => mailing?.close());
+
+  it('mails the owner once when wrong second-factor codes come in a burst', { timeout: 60_000 }, async () => {
+    const { t, smtp } = mailing!;
+    const username = 'analis.direksi';
+    const { agent, reply } = await passwordSignIn(t.app, username, demoAccount(username).password);
+    const email = (reply as unknown as { user: { email: string } }).user.email;
+    await enrolTotp(agent);
+    const guesser = (await passwordSignIn(t.app, username, demoAccount(username).password)).agent.cookie();
+    for (let n = 0; n < 5; n++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/session/second-factor',
+        headers: browser(guesser),
+        remoteAddress: `10.8.0.${n + 1}`,
+        payload: { method: 'recovery', code: `aaaaa-bbbb${'cdefg'[n]}` },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+    }
+    const told = () =>
+      smtp.received.filter(
+        (m) =>
+          m.envelopeTo.includes(email) && m.parsed.subject === 'WBS: kode verifikasi salah berulang kali',
+      );
+    await until(() => told().length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(told()).toHaveLength(1);
+    expect(told()[0]?.parsed.text).toContain('ganti kata sandi');
   });
 });

@@ -15,7 +15,13 @@ import { wibToday, wibWallTime } from '@wbs/shared/handling-clock';
 import type { NoticeKind } from '@wbs/shared/notices';
 import type { FastifyBaseLogger } from 'fastify';
 import { JobFailure } from '../jobs/plugin.ts';
-import { handlerDigestMail, handlerNoticeMail, messageIdFor, securityNoticeMail } from '../mail/compose.ts';
+import {
+  handlerDigestMail,
+  handlerNoticeMail,
+  messageIdFor,
+  secondFactorFailuresMail,
+  securityNoticeMail,
+} from '../mail/compose.ts';
 import type { MailSettings } from '../mail/settings.ts';
 import { MailError, type Mailer, type OutgoingMail } from '../mail/transport.ts';
 import type { Store } from '../store/plugin.ts';
@@ -92,12 +98,13 @@ export async function sendImmediateNotices(deps: MailDeps, userId: number): Prom
     const first = Math.min(...group.ids);
     const last = Math.max(...group.ids);
     const messageId = messageIdFor(`notice.${userId}.${first}-${last}`, deps.from);
-    if (group.kind === 'new-device') {
-      // Each sign-in is its own notice: the user must be able to tell them apart.
+    if (group.kind === 'new-device' || group.kind === 'second-factor-failures') {
+      // Each security notice is its own mail: the user must be able to tell them apart.
+      const compose = group.kind === 'new-device' ? securityNoticeMail : secondFactorFailuresMail;
       for (const id of group.ids) {
         const at = pending.find((p) => p.id === id)?.createdAt ?? new Date();
         await send(deps, {
-          ...securityNoticeMail({
+          ...compose({
             to,
             messageId: messageIdFor(`notice.${userId}.${id}`, deps.from),
             at: wibWallTime(at),

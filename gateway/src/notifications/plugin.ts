@@ -53,6 +53,11 @@ export type Notices = {
    * (docs/product/notifications.md#handlers). Runs after the reply; never fails the sign-in.
    */
   signedInFromNewDevice(user: { id: number; email: string | null; userTypeId: number }): void;
+  /**
+   * Wrong second-factor codes were typed in a row after the user's right password (the first burst
+   * of a run, docs/product/second-factor.md): a security notice like the one above.
+   */
+  secondFactorGuessed(user: { id: number; email: string | null; userTypeId: number }): void;
 };
 
 declare module 'fastify' {
@@ -171,6 +176,42 @@ export const notificationsPlugin = fp(
     });
     app.jobs.schedule(DEADLINE_QUEUE, '15 * * * *');
 
+    /**
+     * A security notice of a staff user: the bell's row and a mail at once, whatever the preferences
+     * say. Runs after the reply; never fails the request that caused it. Not for a pelapor (type 6):
+     * a reporter's mailbox may be read by the very person reported, and it has no bell.
+     */
+    function securityNotice(
+      user: { id: number; email: string | null; userTypeId: number },
+      kind: 'new-device' | 'second-factor-failures',
+      what: string,
+    ): void {
+      if (user.userTypeId > 5) return;
+      const email = user.email?.trim() || null;
+      void (async () => {
+        const store = await app.store.open();
+        await saveRecipients(store, [{ userId: user.id, email }]);
+        const [added] = await addNotices(store.db, [
+          {
+            userId: user.id,
+            kind,
+            companyId: null,
+            companyName: null,
+            caseId: null,
+            caseBinding: null,
+            dedupe: `${what}:${randomUUID()}`,
+            mail: email && app.mailer.configured ? 'immediate' : 'off',
+          },
+        ]);
+        if (added?.mail === 'immediate') await mailSoon(user.id);
+      })().catch((error) =>
+        log.warn(
+          { err: { message: (error as Error).message }, kind },
+          'notices: security notice not recorded',
+        ),
+      );
+    }
+
     app.decorate('notices', {
       deliverSoon() {
         if (!app.jobs.enabled) return;
@@ -180,29 +221,8 @@ export const notificationsPlugin = fp(
             log.warn({ err: { message: (error as Error).message } }, 'notices: delivery not asked'),
           );
       },
-      signedInFromNewDevice(user) {
-        if (user.userTypeId > 5) return;
-        const email = user.email?.trim() || null;
-        void (async () => {
-          const store = await app.store.open();
-          await saveRecipients(store, [{ userId: user.id, email }]);
-          const [added] = await addNotices(store.db, [
-            {
-              userId: user.id,
-              kind: 'new-device',
-              companyId: null,
-              companyName: null,
-              caseId: null,
-              caseBinding: null,
-              dedupe: `sign-in:${randomUUID()}`,
-              mail: email && app.mailer.configured ? 'immediate' : 'off',
-            },
-          ]);
-          if (added?.mail === 'immediate') await mailSoon(user.id);
-        })().catch((error) =>
-          log.warn({ err: { message: (error as Error).message } }, 'notices: new-device notice not recorded'),
-        );
-      },
+      signedInFromNewDevice: (user) => securityNotice(user, 'new-device', 'sign-in'),
+      secondFactorGuessed: (user) => securityNotice(user, 'second-factor-failures', 'second-factor'),
     } satisfies Notices);
   },
   { name: 'wbs-notifications', dependencies: ['wbs-jobs', 'wbs-store', 'wbs-legacy', 'wbs-mail'] },

@@ -8,15 +8,21 @@
  * The second factor (docs/product/second-factor.md): a session whose second-factor step is pending
  * reaches only the routes declaring that step (`secondFactorStep: 'verify' | 'enrol'`); anything else
  * that is not open to a signed-out visitor answers 401 `second-factor-required`. Routes declaring
- * `stepUp` also need a factor used within the last ten minutes (401 `step-up-required`).
+ * `stepUp` also need a factor used within the last ten minutes (401 `step-up-required`) when the
+ * account has one: the store says whether it has, never the methods the session's cookie listed
+ * (docs/adr/0073-step-up-decided-from-the-store.md).
  */
 import { type Action, can, type Subject } from '@wbs/shared/permissions';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiProblem } from '../errors.ts';
 import { audit } from '../logging.ts';
 import { decorateRequestOnce } from '../request-once.ts';
-import { needsStepUp } from '../second-factor/state.ts';
+import { accountOf } from '../second-factor/plugin.ts';
+import { claimAfterPassword, factorIsRecent, needsStepUp } from '../second-factor/state.ts';
+import { methodsOf, summaryOf } from '../second-factor/store.ts';
+import type { Session } from '../session/plugin.ts';
+import { storeCall } from '../store/plugin.ts';
 import { type Caller, scopeOfUser } from './caller.ts';
 import { partnerCompanyCache } from './scope.ts';
 
@@ -51,16 +57,36 @@ const subjectOfUser = (user: { userTypeId: number; role: number | null }): Subje
 });
 
 /**
- * Step-up (docs/product/second-factor.md#step-up): throws 401 `step-up-required` when the request's
- * session has a factor that was not used within the last ten minutes. For checks a route can only
+ * Step-up (docs/product/second-factor.md#step-up): throws 401 `step-up-required` when the account of
+ * the request's session has a factor (as the store says now) that this session did not use within the
+ * last ten minutes. A session that used one recently costs no query. Also for checks a route can only
  * make once it has read its data (the attachments of an identified report).
  */
-export function assertRecentFactor(request: FastifyRequest): void {
+export async function assertRecentFactor(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const session = request.session;
-  if (session && needsStepUp(session.factor)) {
-    audit(request, 'step-up-asked'); // the audit line names the route already
-    throw new ApiProblem('step-up-required');
+  if (!session || factorIsRecent(session.factor)) return;
+  const methods = await storeCall(request, (store) => methodsOf(store.db, accountOf(session.user)));
+  if (!needsStepUp(methods, session.factor)) return;
+  // The prompt offers what the account has now (a factor added in another browser), not what the
+  // cookie listed when this session signed in.
+  if (methods.join() !== session.factor.m.join()) {
+    request.server.sessions.setFactor(request, reply, { ...session.factor, m: methods });
   }
+  audit(request, 'step-up-asked'); // the audit line names the route already
+  throw new ApiProblem('step-up-required');
+}
+
+/**
+ * A session at its enrolment step adds the account's first factor without a prompt: there is none to
+ * give. Once the account has one (enrolled meanwhile in another session), this session must give it
+ * like any other: it moves to the verify step (401 `second-factor-required`, the web app shows it).
+ */
+async function assertStillFirstFactor(request: FastifyRequest, reply: FastifyReply, session: Session) {
+  const summary = await storeCall(request, (store) => summaryOf(store.db, accountOf(session.user)));
+  if (summary.methods.length === 0) return;
+  request.server.sessions.setFactor(request, reply, claimAfterPassword(summary, true));
+  audit(request, 'second-factor-enrolment-closed');
+  throw new ApiProblem('second-factor-required');
 }
 
 export const policyPlugin = fp(
@@ -96,20 +122,23 @@ export const policyPlugin = fp(
       };
     });
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const { policy, secondFactorStep, stepUp } = request.routeOptions.config;
       if (policy === undefined || policy === 'public') return; // 404 handler, public routes
       const pending = request.secondFactorPending;
       if (pending) {
         // Only the step's own routes see the pending session; the rest treat the request as signed
         // out, and say why when a signed-out visitor could not go on either.
-        if (secondFactorStep === pending.factor.s && can(subjectOfUser(pending.user), policy)) return;
+        if (secondFactorStep === pending.factor.s && can(subjectOfUser(pending.user), policy)) {
+          if (stepUp && pending.factor.s === 'enrol') await assertStillFirstFactor(request, reply, pending);
+          return;
+        }
         if (can(null, policy)) return;
         throw new ApiProblem('second-factor-required');
       }
       const subject = subjectOf(request);
       if (can(subject, policy)) {
-        if (stepUp) assertRecentFactor(request);
+        if (stepUp) await assertRecentFactor(request, reply);
         return;
       }
       if (subject === null) throw new ApiProblem('unauthorized');

@@ -6,12 +6,20 @@
 
 import type { StoreDb } from '../store/database.ts';
 import { eq, sql } from '../store/drizzle.ts';
-import { secondFactorPasskey, secondFactorRecovery, secondFactorTotp } from '../store/schema.ts';
+import {
+  secondFactorFailure,
+  secondFactorPasskey,
+  secondFactorRecovery,
+  secondFactorTotp,
+} from '../store/schema.ts';
 
 /** Advisory lock namespace of one user's factors (any constant): resets and removals take it. */
 export const USER_LOCK = 0x5752_4e10;
 
-/** Removes every factor and recovery code of a legacy user id; returns how many rows went. */
+/**
+ * Removes every factor and recovery code of a legacy user id, and the count of its refused codes;
+ * returns how many factor and code rows went.
+ */
 export async function resetFactors(db: StoreDb, userId: number): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${USER_LOCK}::int, ${userId}::int)`);
@@ -24,6 +32,8 @@ export async function resetFactors(db: StoreDb, userId: number): Promise<number>
       .delete(secondFactorRecovery)
       .where(eq(secondFactorRecovery.userId, userId))
       .returning();
+    // The user starts again with nothing counted against the step: a reset is how a locked account gets in.
+    await tx.delete(secondFactorFailure).where(eq(secondFactorFailure.userId, userId));
     return totp.length + passkeys.length + codes.length;
   });
 }

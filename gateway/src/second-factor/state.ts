@@ -4,7 +4,10 @@
  * - `s`: `verify` (a factor exists, not used yet), `enrol` (required, none yet) or `done`;
  * - `at`: when a factor was last used in this session (unix seconds), for step-up;
  * - `m`: the methods enrolled when the claim was made; `r`: recovery codes left then.
- * The store stays the authority for every check of a code or passkey.
+ * `m` and `r` are what the screens show; they may lag behind a change made in another browser. The
+ * store stays the authority for every check of a code or passkey and for whether step-up must ask
+ * (docs/adr/0073-step-up-decided-from-the-store.md): only `at`, which only this session can renew,
+ * is taken from the claim.
  */
 import {
   type SecondFactorMethod,
@@ -46,14 +49,23 @@ export function claimWithFactors(claim: FactorClaim, summary: FactorSummary): Fa
   return { ...claim, m: summary.methods, r: summary.recoveryCodesLeft };
 }
 
+/** Whether this session used a factor within STEP_UP_SECONDS: then step-up asks for nothing. */
+export function factorIsRecent(claim: FactorClaim, now = nowSeconds()): boolean {
+  return claim.at !== null && now - claim.at <= STEP_UP_SECONDS;
+}
+
 /**
- * Whether an action behind step-up must ask for a factor first: the account has one, and it was not
- * used in this session within STEP_UP_SECONDS. An account without any (its type does not require one)
- * has nothing to ask for: that is the operator's choice (SECOND_FACTOR_TYPES).
+ * Whether an action behind step-up must ask for a factor first: the account has one now (`methods`,
+ * read from the store), and this session did not use one within STEP_UP_SECONDS. An account without
+ * any (its type does not require one) has nothing to ask for: that is the operator's choice
+ * (SECOND_FACTOR_TYPES).
  */
-export function needsStepUp(claim: FactorClaim, now = nowSeconds()): boolean {
-  if (claim.m.length === 0) return false;
-  return claim.at === null || now - claim.at > STEP_UP_SECONDS;
+export function needsStepUp(
+  methods: readonly SecondFactorMethod[],
+  claim: FactorClaim,
+  now = nowSeconds(),
+): boolean {
+  return methods.length > 0 && !factorIsRecent(claim, now);
 }
 
 export function presentState(claim: FactorClaim, required: boolean, now = nowSeconds()): SecondFactorState {

@@ -9,7 +9,12 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { SecondFactorMethod } from '@wbs/shared/api/second-factor';
 import { and, asc, count, eq, isNull, lt, ne, or, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
-import { secondFactorPasskey, secondFactorRecovery, secondFactorTotp } from '../store/schema.ts';
+import {
+  secondFactorFailure,
+  secondFactorPasskey,
+  secondFactorRecovery,
+  secondFactorTotp,
+} from '../store/schema.ts';
 import { storeKey } from '../store/secrets.ts';
 import { USER_LOCK } from './reset.ts';
 import type { FactorSummary } from './state.ts';
@@ -45,6 +50,22 @@ export async function summaryOf(db: Db, account: Account): Promise<FactorSummary
     .where(ofTotp(account));
   const [passkeys] = await db.select({ n: count() }).from(secondFactorPasskey).where(ofPasskeys(account));
   return summarise(totp?.confirmedAt ?? null, passkeys?.n ?? 0, await recoveryCodesLeft(db, account));
+}
+
+/**
+ * The methods the account has now, in one query: what step-up decides by, whatever the session's
+ * cookie listed when it was signed (docs/adr/0073-step-up-decided-from-the-store.md).
+ */
+export async function methodsOf(db: Db, account: Account): Promise<SecondFactorMethod[]> {
+  const { rows } = (await db.execute(
+    sql`select exists (select 1 from ${secondFactorTotp} where ${ofTotp(account)} and ${secondFactorTotp.confirmedAt} is not null) as totp,
+               exists (select 1 from ${secondFactorPasskey} where ${ofPasskeys(account)}) as passkey`,
+  )) as unknown as { rows: { totp: boolean; passkey: boolean }[] };
+  const [row] = rows;
+  const methods: SecondFactorMethod[] = [];
+  if (row?.totp) methods.push('totp');
+  if (row?.passkey) methods.push('passkey');
+  return methods;
 }
 
 /** What Keamanan Akun lists: the summary, since when TOTP is on, the passkeys; no secret is opened. */
@@ -290,4 +311,33 @@ export async function useRecoveryCode(store: Store, account: Account, code: stri
     )
     .returning({ userId: secondFactorRecovery.userId });
   return rows.length > 0;
+}
+
+// ── Consecutive refused codes ───────────────────────────────────────────────────────────────────
+
+/**
+ * Counts one typed code (authenticator or recovery) against the account BEFORE it is checked, in
+ * one atomic step, and answers the count with it: parallel guesses each see their own number, so no
+ * more than the cap are ever checked. A code that is accepted sets the count back (clearFailures).
+ * A row of the same user id under another username (a reissued id) starts again from one.
+ */
+export async function countFailure(store: Store, account: Account): Promise<number> {
+  const [row] = await store.db
+    .insert(secondFactorFailure)
+    .values({ userId: account.userId, username: canonical(account.username), failures: 1 })
+    .onConflictDoUpdate({
+      target: secondFactorFailure.userId,
+      set: {
+        failures: sql`case when ${secondFactorFailure.username} = excluded.username then ${secondFactorFailure.failures} + 1 else 1 end`,
+        username: sql`excluded.username`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning({ failures: secondFactorFailure.failures });
+  return row?.failures ?? 1;
+}
+
+/** A factor was accepted: the account's run of refused codes is over. */
+export async function clearFailures(store: Store, account: Account): Promise<void> {
+  await store.db.delete(secondFactorFailure).where(eq(secondFactorFailure.userId, account.userId));
 }

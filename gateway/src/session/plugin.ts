@@ -119,6 +119,11 @@ export type SessionManager = {
    * or line): the user signs in again and gets claims that match. A missing id does nothing.
    */
   endUser(request: FastifyRequest, userId: number | null | undefined, reason: string): Promise<void>;
+  /**
+   * Ends every other session of the request's user (every replica): after its second factors
+   * changed, a session that signed in before must sign in again and give a factor the account has now.
+   */
+  endOthers(request: FastifyRequest, reason: string): Promise<void>;
   clear(request: FastifyRequest, reply: FastifyReply): void;
   clearPasswordChange(request: FastifyRequest, reply: FastifyReply): void;
   /** Uses up the request's ticket; false when it was used already (replay) or never valid. */
@@ -327,6 +332,12 @@ export const sessionPlugin = fp(
         if (!userId) return;
         const ended = await registry.endUser(userId);
         request.log.info({ targetUserId: userId, reason, ended }, 'sessions ended');
+      },
+      async endOthers(request, reason) {
+        const session = manager.current(request);
+        if (!session) return;
+        const ended = await registry.endUser(session.user.id, session.id);
+        request.log.info({ targetUserId: session.user.id, reason, ended }, 'sessions ended');
       },
       async claimPasswordChange(request) {
         const ticket = request.passwordChange;

@@ -400,6 +400,17 @@ export const secondFactorRecovery = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.codeHmac] })],
 );
 
+/**
+ * Consecutive refused codes (authenticator or recovery) of an account's second-factor step, across
+ * sessions; zero again when a factor is accepted (docs/adr/0074-second-factor-failure-cap.md).
+ */
+export const secondFactorFailure = pgTable('second_factor_failure', {
+  userId: integer('user_id').primaryKey(),
+  username: text('username').notNull(),
+  failures: integer('failures').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 /** A company's own retention period in months (absent: the group default RETENTION_MONTHS). */
 export const retentionPeriod = pgTable('retention_period', {
   companyId: integer('company_id').primaryKey(),

@@ -1,10 +1,11 @@
 /**
  * Test agents for the second factor: a cookie jar that keeps the newest `wbs_session` (the gateway
  * re-issues it at each step), and TOTP codes computed from an enrolled secret like an authenticator
- * app does.
+ * app does; a session's claim signed again as an older cookie of it would read.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
+import type { FactorClaim } from '../second-factor/state.ts';
 import { browser, cookieValue } from './helpers.ts';
 
 export type Agent = {
@@ -52,4 +53,20 @@ export async function enrolTotp(a: Agent): Promise<{ secret: string; recoveryCod
   if (confirmed.statusCode !== 200)
     throw new Error(`TOTP confirmation: ${confirmed.statusCode} ${confirmed.body}`);
   return { secret, recoveryCodes: (confirmed.json() as { recoveryCodes: string[] | null }).recoveryCodes };
+}
+
+/**
+ * The same live session with its second-factor claim changed and signed again by `app`: what a cookie
+ * signed before a change made elsewhere says (no factor listed, an older `at`, another step).
+ */
+export function withFactorClaim(
+  app: FastifyInstance,
+  cookie: string,
+  change: (claim: FactorClaim) => FactorClaim,
+): string {
+  const token = cookie.replace(/^wbs_session=/, '');
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+    f: FactorClaim;
+  };
+  return `wbs_session=${app.jwt.sign({ ...claims, f: change(claims.f) })}`;
 }

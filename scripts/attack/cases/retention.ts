@@ -1,9 +1,12 @@
 /**
  * Retention and the disposal register: every user type but the administrator, and a guest, is refused
  * on every route (and learns nothing of the register); ids outside the id range are refused; a note
- * too long or holding control or bidi characters is refused and marks nothing.
+ * too long or holding control or bidi characters is refused and marks nothing; what cannot be undone
+ * (a shorter period, a scan, a disposal mark) asks an administrator's session whose factor is older
+ * than ten minutes for a new one.
  */
-import { type AttackCase, expect, json, type Tools } from '../support.ts';
+import { type AttackCase, expect, json, problemType, type Reply, type Tools } from '../support.ts';
+import { parts, signed } from './sessions.ts';
 
 const NOT_ADMIN = [
   'admin.kahuripan',
@@ -39,6 +42,8 @@ async function firstEntry(t: Tools): Promise<{ id: number; state: string } | nul
   expect(list.status === 200, `register answered ${list.status}`);
   return json<{ items: { id: number; state: string }[] }>(list).items[0] ?? null;
 }
+
+const STEP_UP_SECONDS = 600;
 
 export const retentionCases: AttackCase[] = [
   {
@@ -123,6 +128,74 @@ export const retentionCases: AttackCase[] = [
         const ids = json<{ items: { id: number }[] }>(list).items.map((i) => i.id);
         expect(!ids.includes(id), 'a refused note marked the entry destroyed');
       }
+    },
+  },
+  {
+    area: 'retention',
+    name: "an administrator's factor used 11 minutes ago: a shorter period, Periksa sekarang and a disposal mark → 401 step-up-required, nothing changed; a longer period passes; the factor now lets them through",
+    async run(t) {
+      // A genuine session of the administrator with its factor's time moved back (the suite signs
+      // claims as the session cases do); the same cookie with the factor now is the control.
+      const cookie = await t.freshSession('admin');
+      const { claims } = parts(cookie);
+      const factor = claims.f as { s: string; at: number | null; m: string[]; r: number };
+      const now = Math.floor(Date.now() / 1000);
+      const stale = signed({ ...claims, f: { ...factor, at: now - STEP_UP_SECONDS - 60 } }, t.sessionSecret);
+      const fresh = signed({ ...claims, f: { ...factor, at: now } }, t.sessionSecret);
+      const periodOf = async (companyId: number) => {
+        const reply = await t.send({ cookie: fresh, path: '/api/v1/retention-periods' });
+        expect(reply.status === 200, `periods answered ${reply.status}`);
+        const found = json<{ companies: { companyId: number; months: number; own: boolean }[] }>(
+          reply,
+        ).companies.find((c) => c.companyId === companyId);
+        expect(found, `company ${companyId} is not listed`);
+        return found;
+      };
+      const before = await periodOf(2);
+      const asked = (reply: Reply, what: string) =>
+        expect(
+          reply.status === 401 && problemType(reply) === 'step-up-required',
+          `${what} with a factor 11 minutes old answered ${reply.status} ${reply.text.slice(0, 80)}`,
+        );
+      asked(
+        await t.send({
+          cookie: stale,
+          method: 'PUT',
+          path: '/api/v1/retention-periods/2',
+          json: { months: 1 },
+        }),
+        'a period of 1 month',
+      );
+      expect((await periodOf(2)).months === before.months, 'the refused period was saved');
+      asked(
+        await t.send({ cookie: stale, method: 'POST', path: '/api/v1/disposals/scan', json: {} }),
+        'a scan',
+      );
+      asked(
+        await t.send({ cookie: stale, method: 'POST', path: '/api/v1/disposals/1/destroyed', json: {} }),
+        'a disposal mark',
+      );
+      // Keeping longer deletes nothing: no prompt.
+      const longer = await t.send({
+        cookie: stale,
+        method: 'PUT',
+        path: '/api/v1/retention-periods/2',
+        json: { months: 120 },
+      });
+      expect(longer.status === 200, `a period of 120 months answered ${longer.status}`);
+      // Back to the group default is shorter again: asked, then let through with the factor now.
+      asked(
+        await t.send({ cookie: stale, method: 'DELETE', path: '/api/v1/retention-periods/2' }),
+        'the default',
+      );
+      const reset = await t.send({ cookie: fresh, method: 'DELETE', path: '/api/v1/retention-periods/2' });
+      expect(reset.status === 200, `the default with the factor now answered ${reset.status}`);
+      expect(!(await periodOf(2)).own, 'company 2 kept its own period');
+      const scan = await t.send({ cookie: fresh, method: 'POST', path: '/api/v1/disposals/scan', json: {} });
+      expect(
+        scan.status === 200 || scan.status === 409,
+        `a scan with the factor now answered ${scan.status}`,
+      );
     },
   },
 ];

@@ -4,7 +4,7 @@
  * locked one, then the gateway's message as a snackbar (and its problem when it refuses).
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { NOTICE_KINDS } from '@wbs/shared/notices';
+import { LOCKED_NOTICE_KINDS, NOTICE_KINDS, type NoticeKind } from '@wbs/shared/notices';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeGateway, ok } from '../test/fakeGateway.ts';
 import { cleanUp, renderWithProviders } from '../test/render.tsx';
@@ -18,8 +18,8 @@ vi.mock('../ui/toaster.tsx', () => ({
 const PREFERENCES = {
   items: NOTICE_KINDS.map((kind) => ({
     kind,
-    mail: kind === 'new-device' || kind === 'new-report' ? 'immediate' : 'digest',
-    locked: kind === 'new-device',
+    mail: LOCKED_NOTICE_KINDS.has(kind) || kind === 'new-report' ? 'immediate' : 'digest',
+    locked: LOCKED_NOTICE_KINDS.has(kind),
   })),
   hasEmail: true,
 };
@@ -79,8 +79,8 @@ describe('Notifikasi preferences', () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith('Preferensi notifikasi disimpan'));
     const put = calls.find((c) => c.method === 'PUT');
     const { items } = (put?.body ?? { items: [] }) as { items: { kind: string; mail: string }[] };
-    expect(items).toHaveLength(NOTICE_KINDS.length - 1);
-    expect(items.some((item) => item.kind === 'new-device')).toBe(false);
+    expect(items).toHaveLength(NOTICE_KINDS.length - LOCKED_NOTICE_KINDS.size);
+    expect(items.some((item) => LOCKED_NOTICE_KINDS.has(item.kind as NoticeKind))).toBe(false);
     expect(items).toContainEqual({ kind: 'new-report', mail: 'off' });
     expect(items).toContainEqual({ kind: 'reporter-message', mail: 'digest' });
     expect(items).toContainEqual({ kind: 'ack-due', mail: 'digest' });

@@ -163,11 +163,13 @@ export type CallOptions = {
 };
 
 /**
- * 401s that belong to a live session's second factor, not to its end: the step-up prompt's own
- * (handled in `send`) and a refused code or passkey (an ordinary answer of the second-factor step).
- * `second-factor-required` does reach the handler, which shows the pending step instead of signing out.
+ * 401s that belong to a session's second factor, not to the handler's sign-out: the step-up prompt's
+ * own (handled in `send`), a refused code or passkey (an ordinary answer of the second-factor step),
+ * and the step closed after too many wrong codes (the prompt itself says so and offers to sign in
+ * again). `second-factor-required` does reach the handler, which shows the pending step instead of
+ * signing out.
  */
-const SESSION_LIVES = new Set(['step-up-required', 'second-factor-failed']);
+const SESSION_LIVES = new Set(['step-up-required', 'second-factor-failed', 'second-factor-locked']);
 
 function report401(error: ApiError, options: CallOptions): void {
   if (options.authRedirect === false || !unauthorizedHandler) return;

@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Verifikasi dua langkah
-         * @description Completes a sign-in whose `secondFactor.status` is `verify`, or renews the step-up of a full session: a TOTP code (each time step once), a recovery code (once) or a passkey assertion (to the last challenge of this session). Re-issues `wbs_session`. A refusal is 400 `second-factor-failed`, answered after the same minimum time; repeated refusals are slowed per user and client and per user (429 `rate-limited` with `retry-after`).
+         * @description Completes a sign-in whose `secondFactor.status` is `verify`, or renews the step-up of a full session: a TOTP code (each time step once), a recovery code (once) or a passkey assertion (to the last challenge of this session). Re-issues `wbs_session`. A refusal is 400 `second-factor-failed`, answered after the same minimum time; repeated refusals are slowed per user and client and per user (429 `rate-limited` with `retry-after`). Typed codes refused in a row are counted per account until a factor is accepted: the one that reaches SECOND_FACTOR_MAX_FAILURES ends the session (401 `second-factor-locked`, sign in again), and from then on TOTP codes are refused (400 `second-factor-failed`) until a recovery code or a passkey is accepted.
          *
          *     Siapa boleh memanggil (second-factors:own): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner, 6 Pelapor.
          */
@@ -1976,7 +1976,7 @@ export interface paths {
         get?: never;
         /**
          * Ubah masa retensi perusahaan
-         * @description Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the next retention scan to every final case of the company. Audited (`retention-period-changed`).
+         * @description Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the next retention scan to every final case of the company. Step-up when shorter than the company’s period now. Audited (`retention-period-changed`).
          *
          *     Siapa boleh memanggil (retention:manage): 1 Administrator.
          */
@@ -1984,7 +1984,7 @@ export interface paths {
         post?: never;
         /**
          * Kembalikan masa retensi ke bawaan grup
-         * @description Type 1 only. The company follows the group default again. Audited (`retention-period-reset`).
+         * @description Type 1 only. The company follows the group default again. Step-up when the default is shorter than the company’s own period. Audited (`retention-period-reset`).
          *
          *     Siapa boleh memanggil (retention:manage): 1 Administrator.
          */
@@ -2049,7 +2049,7 @@ export interface paths {
         put?: never;
         /**
          * Tandai laporan sudah dimusnahkan
-         * @description Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` when it was marked before (the first mark stands). Audited (`disposal-destroyed`).
+         * @description Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` when it was marked before (the first mark stands). Step-up. Audited (`disposal-destroyed`).
          *
          *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
          */
@@ -2071,7 +2071,7 @@ export interface paths {
         put?: never;
         /**
          * Periksa masa retensi sekarang
-         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. 409 `scan-running` while another scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).
+         * @description Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases past their retention period lose the gateway’s personal data and enter the register. `purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. One run is bounded; a long backlog continues at the next. Step-up. 409 `scan-running` while another scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).
          *
          *     Siapa boleh memanggil (disposals:manage): 1 Administrator.
          */
@@ -2179,7 +2179,7 @@ export interface paths {
         };
         /**
          * Ekspor statistik (.xlsx, .csv)
-         * @description The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` (default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed with an apostrophe). The file name holds the date range. Audited (`export`, resource `statistics`). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
+         * @description The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` (default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed with an apostrophe). The file name holds the date range. Step-up. Audited (`export`, resource `statistics`). Scope from the session: company users their company (an analyst, type 4, the cases its case list shows: its line and those not yet routed); partner users (3, 5) one company of their partner, or all of them when `companyId` is omitted; the administrator (type 1) one company of the group or the whole group. A company outside the scope is 404. 503 `busy` while the case index has not swept a company of the scope whole yet.
          *
          *     Siapa boleh memanggil (insights:read): 1 Administrator, 2 Admin Perusahaan, 3 Partner, 4 Staff Perusahaan (role istimewa), 4 Staff Perusahaan, 5 Staff Partner (role istimewa), 5 Staff Partner.
          */
@@ -2199,7 +2199,7 @@ export interface components {
         /** @description RFC 9457 problem details; `title` and `detail` are Indonesian. */
         Problem: {
             /** @enum {string} */
-            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/already-destroyed" | "https://wbs.example/problems/scan-running" | "https://wbs.example/problems/area-too-small" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
+            type: "https://wbs.example/problems/validation" | "https://wbs.example/problems/bad-request" | "https://wbs.example/problems/second-factor-failed" | "https://wbs.example/problems/unauthorized" | "https://wbs.example/problems/second-factor-required" | "https://wbs.example/problems/step-up-required" | "https://wbs.example/problems/second-factor-locked" | "https://wbs.example/problems/password-change-required" | "https://wbs.example/problems/forbidden" | "https://wbs.example/problems/csrf" | "https://wbs.example/problems/not-found" | "https://wbs.example/problems/method-not-allowed" | "https://wbs.example/problems/conflict" | "https://wbs.example/problems/last-factor-required" | "https://wbs.example/problems/second-factor-missing" | "https://wbs.example/problems/already-destroyed" | "https://wbs.example/problems/scan-running" | "https://wbs.example/problems/area-too-small" | "https://wbs.example/problems/payload-too-large" | "https://wbs.example/problems/legacy-warning" | "https://wbs.example/problems/legacy-error" | "https://wbs.example/problems/rate-limited" | "https://wbs.example/problems/internal" | "https://wbs.example/problems/legacy-bad-reply" | "https://wbs.example/problems/busy" | "https://wbs.example/problems/legacy-unavailable" | "https://wbs.example/problems/legacy-timeout" | "https://wbs.example/problems/store-unavailable";
             /** @description What went wrong in general; the same for every problem of a type. */
             title: string;
             status: number;
@@ -3248,7 +3248,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `already-destroyed` (409), `scan-running` (409), `area-too-small` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
+        /** @description Other client problems: `validation` (400), `bad-request` (400), `second-factor-failed` (400), `unauthorized` (401), `second-factor-required` (401), `step-up-required` (401), `second-factor-locked` (401), `password-change-required` (403), `forbidden` (403), `csrf` (403), `not-found` (404), `method-not-allowed` (405), `conflict` (409), `last-factor-required` (409), `second-factor-missing` (409), `already-destroyed` (409), `scan-running` (409), `area-too-small` (409), `payload-too-large` (413), `legacy-warning` (422), `legacy-error` (422), `rate-limited` (429). */
         ClientProblem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6780,7 +6780,7 @@ export interface operations {
                         items: {
                             id: number;
                             /** @enum {string} */
-                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device" | "second-factor-failures";
                             companyId: number | null;
                             companyName: string | null;
                             caseId: number | null;
@@ -6866,7 +6866,7 @@ export interface operations {
                     "application/json": {
                         items: {
                             /** @enum {string} */
-                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                            kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device" | "second-factor-failures";
                             /** @enum {string} */
                             mail: "immediate" | "digest" | "off";
                             locked: boolean;
@@ -6898,7 +6898,7 @@ export interface operations {
                 "application/json": {
                     items: {
                         /** @enum {string} */
-                        kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device";
+                        kind: "new-report" | "reporter-message" | "reporter-evidence" | "case-routed" | "ack-due" | "ack-overdue" | "feedback-due" | "feedback-overdue" | "new-device" | "second-factor-failures";
                         /** @enum {string} */
                         mail: "immediate" | "digest" | "off";
                     }[];

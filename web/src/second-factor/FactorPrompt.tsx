@@ -1,6 +1,8 @@
 import { Button, Input, Stack, Text } from '@chakra-ui/react';
 import { secondFactorVerifyRequest } from '@wbs/shared/api/second-factor';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import { useEndSession } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';
 import { FormField } from '../ui/FormField.tsx';
 import { notify } from '../ui/toaster.tsx';
@@ -25,6 +27,15 @@ export function refusalOf(error: unknown, field = 'code'): string | null {
 }
 
 /**
+ * Too many wrong codes in a row (`second-factor-locked`): the gateway ended the session, so the step
+ * is over and only a new sign-in with the password opens another. The message to show, or null.
+ */
+function lockedBy(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.type !== 'second-factor-locked') return null;
+  return error.messages.join(' ');
+}
+
+/**
  * The second factor asked for, by any of the account's methods: its authenticator code, its passkey,
  * or one of its recovery codes. Used by the sign-in's second step and by the step-up prompt;
  * `onVerified` gets the session's new second-factor state.
@@ -36,6 +47,8 @@ export function FactorPrompt(props: {
   intro?: string;
   /** Buttons after the prompt's own (Batal). */
   footer?: ReactNode;
+  /** Called before the user leaves for the sign-in page once the step was closed (too many wrong codes). */
+  onSignInAgain?: () => void;
 }) {
   const hasTotp = props.methods.includes('totp');
   const hasPasskey = props.methods.includes('passkey');
@@ -44,8 +57,12 @@ export function FactorPrompt(props: {
   const [error, setError] = useState<string | null>(null);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'code' | 'passkey' | null>(null);
+  const [locked, setLocked] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const passkeyErrorId = useId();
+  const endSession = useEndSession();
+  const [, navigate] = useLocation();
 
   // The field of the chosen way takes the focus (a switch by keyboard lands in it).
   const focusNext = useRef(false);
@@ -87,8 +104,10 @@ export function FactorPrompt(props: {
     try {
       await send(checked.value as VerifyBody);
     } catch (caught) {
+      const closed = lockedBy(caught);
       const refusal = refusalOf(caught);
-      if (refusal) {
+      if (closed) setLocked(closed);
+      else if (refusal) {
         setError(refusal);
         setCode('');
         input.current?.focus();
@@ -106,12 +125,35 @@ export function FactorPrompt(props: {
       const { options } = await passkeyChallenge();
       await send({ method: 'passkey', response: await passkeyAssertion(options) });
     } catch (caught) {
+      const closed = lockedBy(caught);
       const refusal = caught instanceof PasskeyError ? caught.message : refusalOf(caught, 'response');
-      if (refusal) setPasskeyError(refusal);
+      if (closed) setLocked(closed);
+      else if (refusal) setPasskeyError(refusal);
       else notify.problem(caught);
     } finally {
       setBusy(null);
     }
+  }
+
+  async function signInAgain() {
+    setLeaving(true);
+    props.onSignInAgain?.();
+    try {
+      await endSession();
+    } finally {
+      navigate('/auth/login', { replace: true });
+    }
+  }
+
+  if (locked) {
+    return (
+      <Stack gap="4">
+        <Text role="alert">{locked}</Text>
+        <Button loading={leaving} disabled={leaving} onClick={() => void signInAgain()}>
+          {T.signInAgain}
+        </Button>
+      </Stack>
+    );
   }
 
   const intro =

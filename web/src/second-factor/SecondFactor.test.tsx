@@ -4,7 +4,8 @@
  * right one back to the page it interrupted), a passkey or a recovery code instead, Batal signs out;
  * a session that must enrol adds an authenticator app or a passkey and keeps its recovery codes
  * before going on; a 401 `step-up-required` of any call opens Verifikasi Ulang and the call goes on,
- * or fails quietly when declined; a 401 `second-factor-required` shows the pending step.
+ * or fails quietly when declined; a 401 `second-factor-required` shows the pending step; a step
+ * closed after too many wrong codes says so and leads to a new sign-in.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -248,6 +249,63 @@ describe('Verifikasi Dua Langkah', () => {
     await findPage('Masuk');
     expect(here(location)).toBe('/auth/login');
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/session')).toBe(true);
+  });
+});
+
+describe('a step closed after too many wrong codes', () => {
+  const LOCKED =
+    'Terlalu banyak kode yang salah. Demi keamanan akun Anda, masuk lagi dengan kata sandi Anda, lalu gunakan kode pemulihan atau passkey';
+
+  it('says so on Verifikasi Dua Langkah and offers to sign in again', async () => {
+    const session = { status: 'verify' as Status | null, methods: ['totp'] as Method[] };
+    const calls = fakeGateway(session, {
+      'POST /session/second-factor': () => {
+        session.status = null; // the gateway ended the session
+        return problem(401, 'second-factor-locked', LOCKED);
+      },
+    });
+    const location = renderApp('/auth/verifikasi');
+    fireEvent.change(await screen.findByLabelText('Kode autentikator'), { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verifikasi' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(LOCKED);
+    // Still this page, not signed out behind the user's back.
+    expect(here(location)).toBe('/auth/verifikasi');
+    expect(screen.queryByLabelText('Kode autentikator')).toBeNull();
+    expect(notify.error).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Masuk Lagi' }));
+    await findPage('Masuk');
+    expect(here(location)).toBe('/auth/login');
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/session')).toBe(true);
+  });
+
+  it('says so in Verifikasi Ulang; the action waiting for it fails quietly', async () => {
+    const session = { status: 'done' as Status | null, methods: ['totp'] as Method[] };
+    const calls = fakeGateway(session, {
+      'POST /cases/5/contact-reveal': () =>
+        problem(401, 'step-up-required', 'Untuk tindakan ini, verifikasi ulang dengan faktor kedua Anda'),
+      'POST /session/second-factor': () => {
+        session.status = null;
+        return problem(401, 'second-factor-locked', LOCKED);
+      },
+    });
+    const location = renderApp('/admin/partner');
+    await findPage('Partner');
+    const failure = api
+      .POST('/api/v1/cases/{id}/contact-reveal', {
+        params: { path: { id: '5' } },
+        body: { reason: 'Perlu menghubungi pelapor untuk klarifikasi' },
+      })
+      .catch((e: unknown) => e);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Verifikasi Ulang' });
+    fireEvent.change(within(dialog).getByLabelText('Kode autentikator'), { target: { value: '654321' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Verifikasi' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(LOCKED);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Masuk Lagi' }));
+    const error = (await act(() => failure)) as ApiError;
+    expect(error.handled).toBe(true);
+    await waitFor(() => expect(here(location)).toBe('/auth/login'));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls.filter((c) => c.path === '/cases/5/contact-reveal')).toHaveLength(1);
   });
 });
 

@@ -35,6 +35,7 @@ export default function StepUpDialog(props: { message?: string; onDone: (verifie
                   if (session) await mutate({ ...session, secondFactor }, { revalidate: false });
                   props.onDone(true);
                 }}
+                onSignInAgain={() => props.onDone(false)}
                 footer={
                   <Button variant="outline" onClick={() => props.onDone(false)}>
                     {T.cancel}

@@ -15,6 +15,7 @@ export const SECOND_FACTOR_TEXTS = {
   useTotp: 'Gunakan kode autentikator',
   cancel: 'Batal',
   verified: 'Verifikasi berhasil',
+  signInAgain: 'Masuk Lagi',
 
   enrolTitle: 'Aktifkan Verifikasi Dua Langkah',
   enrolIntro:

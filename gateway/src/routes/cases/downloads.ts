@@ -42,7 +42,7 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
       const attachment = (found.attachments ?? []).find((a) => a.attachmentId === attachmentId);
       if (!attachment) throw outOfScope(request.caller, 'case-attachment', attachmentId);
       // An identified reporter's files can name them: a fresh second factor first (step-up).
-      if (!isAnonymousCase(found)) assertRecentFactor(request);
+      if (!isAnonymousCase(found)) await assertRecentFactor(request, reply);
       const upstream = await attachmentDownload(request.legacy, found.caseCompanyId, attachmentId);
       return streamCaseFile(request, reply, upstream, {
         resource: 'case-attachment',
@@ -65,7 +65,7 @@ export function caseDownloadRoutes(app: FastifyInstance, tags: string[]) {
       const log = (found.caselogs ?? []).find((l) => l.caseLogId === logId);
       const name = log?.caseLogAttachmentName ?? log?.caseLogAttachmentFile;
       if (!log || !name) throw outOfScope(request.caller, 'case-log-attachment', logId);
-      if (!isAnonymousCase(found)) assertRecentFactor(request);
+      if (!isAnonymousCase(found)) await assertRecentFactor(request, reply);
       const upstream = await logAttachmentDownload(request.legacy, found.caseCompanyId, logId);
       return streamCaseFile(request, reply, upstream, {
         resource: 'case-log-attachment',

@@ -3,7 +3,8 @@
  * read or change retention periods, the register and the records of processing; bad inputs are 400
  * whatever they are; the scan deletes the gateway's personal data of the seeded case closed 13 months
  * ago (WBS-10000005) and registers it, and touches nothing of an open case or a recently closed one;
- * marking it destroyed is audited and a second mark is 409.
+ * marking it destroyed is audited and a second mark is 409. A scan and a mark need a second factor
+ * used within ten minutes (step-up).
  */
 import { randomUUID } from 'node:crypto';
 import { demoCases, retiredDemoCase } from '@wbs/legacy-sim';
@@ -15,6 +16,7 @@ import { sql } from '../../store/drizzle.ts';
 import { ENGINES, storeTestEnv } from '../../test/databases.ts';
 import { browser, buildTestApp, demoAccount, ORIGIN, signInAs, type TestApp } from '../../test/helpers.ts';
 import { legacyDesk } from '../../test/legacy-cases.ts';
+import { type Agent, agent, enrolTotp, passwordSignIn, withFactorClaim } from '../../test/second-factor.ts';
 
 const [, investigasi, ditutup] = demoCases;
 
@@ -264,5 +266,35 @@ describe.each(ENGINES)('retention and disposal on $engine', ({ engine }) => {
     for (const query of ['state=gone', 'page=0', 'page=abc', 'size=101', 'size=0', 'state=WAITING']) {
       expect((await call(1, 'GET', `/disposals?${query}`)).statusCode, query).toBe(400);
     }
+  });
+});
+
+describe('the scan and the mark behind step-up', () => {
+  let u: TestApp;
+  let fresh: Agent;
+  let stale: Agent;
+  beforeAll(async () => {
+    u = await buildTestApp({ SECOND_FACTOR_TYPES: '1' });
+    const { agent: a } = await passwordSignIn(u.app, 'admin', demoAccount('admin').password);
+    await enrolTotp(a);
+    const at = (seconds: number) => withFactorClaim(u.app, a.cookie(), (f) => ({ ...f, at: seconds }));
+    const now = Math.floor(Date.now() / 1000);
+    fresh = agent(u.app, at(now));
+    stale = agent(u.app, at(now - 11 * 60));
+  }, 60_000);
+  afterAll(async () => u?.close());
+
+  it('asks for a recent factor before a scan runs and before a case is marked destroyed', async () => {
+    const scan = await stale.call('POST', '/disposals/scan');
+    expect(scan.statusCode, scan.body).toBe(401);
+    expect(scan.json().type).toMatch(/step-up-required$/);
+    const marked = await stale.call('POST', '/disposals/1/destroyed', { note: 'berita acara' });
+    expect(marked.statusCode, marked.body).toBe(401);
+    expect(marked.json().type).toMatch(/step-up-required$/);
+    // Nothing ran: the register is as empty as before.
+    expect((await fresh.call('GET', '/disposals')).json().total).toBe(0);
+    // With the factor used just now both go on to their own answers.
+    expect((await fresh.call('POST', '/disposals/scan')).statusCode).toBe(200);
+    expect((await fresh.call('POST', '/disposals/999999/destroyed', {})).statusCode).toBe(404);
   });
 });

@@ -91,13 +91,14 @@ export default async function disposalRoutes(app: FastifyInstance) {
   app.post<{ Params: IdParams; Body: DisposalDestroyedRequest }>(
     '/disposals/:id/destroyed',
     {
-      config: { policy: 'disposals:manage' },
+      // The officer attests a destruction that cannot be undone: a fresh second factor first.
+      config: { policy: 'disposals:manage', stepUp: true },
       schema: routeSchema({
         summary: 'Tandai laporan sudah dimusnahkan',
         description:
           'Type 1 only. The officer attests that the case was destroyed at the legacy, with an optional ' +
           'plain-text note (at most 500 characters). 404 for an unknown entry, 409 `already-destroyed` ' +
-          'when it was marked before (the first mark stands). Audited (`disposal-destroyed`).',
+          'when it was marked before (the first mark stands). Step-up. Audited (`disposal-destroyed`).',
         tags,
         params: idParams,
         body: disposalDestroyedRequest,
@@ -129,14 +130,15 @@ export default async function disposalRoutes(app: FastifyInstance) {
   app.post(
     '/disposals/scan',
     {
-      config: { policy: 'disposals:manage' },
+      // A scan deletes, for good, the gateway's data of every case past its period: a fresh factor first.
+      config: { policy: 'disposals:manage', stepUp: true },
       schema: routeSchema({
         summary: 'Periksa masa retensi sekarang',
         description:
           'Type 1 only. Runs one retention scan now, the same the nightly job runs (01:00 WIB): cases ' +
           'past their retention period lose the gateway’s personal data and enter the register. ' +
           '`purged`: cases whose gateway data was deleted; `registered`: cases entered in the register. ' +
-          'One run is bounded; a long backlog continues at the next. 409 `scan-running` while another ' +
+          'One run is bounded; a long backlog continues at the next. Step-up. 409 `scan-running` while another ' +
           'scan runs (on any replica); 503 `legacy-unavailable` when the legacy’s status table cannot be read. Audited (`retention-scan`, and `retention-purged` per case).',
         tags,
         response: { 200: disposalScanReply },

@@ -2,11 +2,20 @@
  * The user's own factors through the gateway: passkeys (a deterministic software authenticator,
  * scripts/support/passkey.ts, checked by the real @simplewebauthn/server), several per account, named,
  * renamed and removed; replays and foreign credentials refused; nobody reaches another user's factors.
+ * A change of factors is decided by what the store holds, whatever an older session's cookie lists,
+ * and ends the account's other sessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { softwarePasskey } from '../../../../scripts/support/passkey.ts';
 import { buildTestApp, demoAccount, ORIGIN, type TestApp } from '../../test/helpers.ts';
-import { type Agent, passwordSignIn } from '../../test/second-factor.ts';
+import {
+  type Agent,
+  agent,
+  enrolTotp,
+  passwordSignIn,
+  totpCode,
+  withFactorClaim,
+} from '../../test/second-factor.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -166,5 +175,107 @@ describe('passkeys', () => {
     const used = await b.call('POST', '/session/second-factor', { method: 'recovery', code: codes[3] });
     expect(used.statusCode, used.body).toBe(200);
     expect(used.json().secondFactor.recoveryCodesLeft).toBe(9);
+  });
+});
+
+describe('a change of factors made in another session', () => {
+  it('leaves a session signed in before a factor was added unable to make recovery codes or remove it', async () => {
+    const older = (await signIn('pelapor')).agent;
+    expect((await older.call('GET', '/account/second-factors')).json().secondFactor.methods).toEqual([]);
+    const owner = (await signIn('pelapor')).agent;
+    await enrolTotp(owner);
+    const codes = await older.call('POST', '/account/second-factors/recovery-codes');
+    expect(codes.statusCode, codes.body).toBe(401);
+    const removed = await older.call('DELETE', '/account/second-factors/totp');
+    expect(removed.statusCode, removed.body).toBe(401);
+    expect(problem(removed)).toBe('unauthorized');
+    expect((await owner.call('GET', '/account/second-factors')).json().totp).not.toBeNull();
+  });
+
+  it('asks a cookie that lists no factor for a recent one when the store holds one', async () => {
+    const a = (await signIn('analis.direksi')).agent;
+    const { secret } = await enrolTotp(a);
+    // The same live session as its cookie read before the factor: no method listed, none used.
+    const stale = agent(
+      t.app,
+      withFactorClaim(t.app, a.cookie(), (f) => ({ ...f, at: null, m: [], r: 0 })),
+    );
+    for (const [method, path] of [
+      ['POST', '/account/second-factors/recovery-codes'],
+      ['DELETE', '/account/second-factors/totp'],
+      ['POST', '/account/second-factors/passkeys/options'],
+      ['POST', '/account/second-factors/totp'],
+    ] as const) {
+      const res = await stale.call(method, path);
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(401);
+      expect(problem(res)).toBe('step-up-required');
+    }
+    // The refusal told the session what the account has, so the prompt offers it.
+    expect((await stale.call('GET', '/session')).json().secondFactor.methods).toEqual(['totp']);
+    const verified = await stale.call('POST', '/session/second-factor', {
+      method: 'totp',
+      code: await totpCode(secret, 30),
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect((await stale.call('POST', '/account/second-factors/recovery-codes')).statusCode).toBe(200);
+  });
+
+  it('sends a session at its enrolment step to the verify step once the account has a factor', async () => {
+    const first = (await signIn('analis.spi')).agent;
+    await enrolTotp(first);
+    const next = await signIn('analis.spi');
+    expect(next.reply.secondFactor.status).toBe('verify');
+    // As a cookie signed before the factor existed reads: still at its enrolment step.
+    const late = agent(
+      t.app,
+      withFactorClaim(t.app, next.agent.cookie(), (f) => ({ ...f, s: 'enrol', m: [], r: 0 })),
+    );
+    const options = await late.call('POST', '/account/second-factors/passkeys/options');
+    expect(options.statusCode, options.body).toBe(401);
+    expect(problem(options)).toBe('second-factor-required');
+    expect((await late.call('GET', '/session')).json().secondFactor).toMatchObject({
+      status: 'verify',
+      methods: ['totp'],
+    });
+    expect(problem(await late.call('POST', '/account/second-factors/totp'))).toBe('second-factor-required');
+  });
+
+  it('ends the other sessions of the account when it renews its codes, adds or removes a factor', async () => {
+    const key = softwarePasskey('admin.pakuan', { origin: ORIGIN });
+    const owner = (await signIn('admin.pakuan')).agent;
+    const { recoveryCodes } = await enrolTotp(owner);
+    const codes = [...(recoveryCodes ?? [])];
+    /** Another browser of the same account, signed in fully with a recovery code. */
+    const another = async () => {
+      const other = (await signIn('admin.pakuan')).agent;
+      const res = await other.call('POST', '/session/second-factor', {
+        method: 'recovery',
+        code: codes.pop(),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await other.call('GET', '/notices')).statusCode).toBe(200);
+      return other;
+    };
+
+    let other = await another();
+    const renewed = await owner.call('POST', '/account/second-factors/recovery-codes');
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    codes.splice(0, codes.length, ...(renewed.json().recoveryCodes as string[]));
+    expect(problem(await other.call('GET', '/notices'))).toBe('unauthorized');
+    expect((await owner.call('GET', '/notices')).statusCode).toBe(200);
+
+    other = await another();
+    expect((await register(owner, key, 'Kunci')).statusCode).toBe(201);
+    expect(problem(await other.call('GET', '/notices'))).toBe('unauthorized');
+
+    other = await another();
+    const [passkey] = (await owner.call('GET', '/account/second-factors')).json().passkeys as {
+      id: string;
+    }[];
+    expect((await owner.call('DELETE', `/account/second-factors/passkeys/${passkey!.id}`)).statusCode).toBe(
+      200,
+    );
+    expect(problem(await other.call('GET', '/notices'))).toBe('unauthorized');
+    expect((await owner.call('GET', '/notices')).statusCode).toBe(200);
   });
 });

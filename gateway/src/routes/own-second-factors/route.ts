@@ -3,8 +3,9 @@
  * password when the user's type requires a factor and the account has none (the session is then at
  * its `enrol` step), and later management from Keamanan Akun. No route takes a user id: each works on
  * the session's own account. Adding a factor to an account that has one, removing one and new recovery
- * codes need a factor used within ten minutes (step-up); the last factor of an account that must have
- * one cannot be removed.
+ * codes need a factor used within ten minutes (step-up, decided from the store: policies/plugin.ts);
+ * the last factor of an account that must have one cannot be removed. Each change ends the account's
+ * other sessions: one that signed in before gives a factor the account has now at its next sign-in.
  */
 import {
   factorAddedReply,
@@ -88,6 +89,7 @@ export default async function ownSecondFactorRoutes(app: FastifyInstance) {
       recoveryCodes = codes.shown;
     }
     const next = app.sessions.setFactor(request, reply, claimAfterFactor(await summaryOf(store.db, account)));
+    await app.sessions.endOthers(request, 'second-factor-changed');
     audit(request, 'second-factor-enrolled', { method, firstFactor: before.methods.length === 0 });
     return { secondFactor: app.secondFactors.state(next), recoveryCodes };
   }
@@ -100,6 +102,7 @@ export default async function ownSecondFactorRoutes(app: FastifyInstance) {
     summary: FactorSummary,
   ) {
     const next = app.sessions.setFactor(request, reply, claimWithFactors(session.factor, summary));
+    await app.sessions.endOthers(request, 'second-factor-changed');
     return { secondFactor: app.secondFactors.state(next) };
   }
 
@@ -377,6 +380,8 @@ export default async function ownSecondFactorRoutes(app: FastifyInstance) {
         });
       });
       const next = app.sessions.setFactor(request, reply, claimWithFactors(session.factor, summary));
+      // A session that knew of the old codes (or of none) must give a factor again.
+      await app.sessions.endOthers(request, 'second-factor-changed');
       audit(request, 'recovery-codes-renewed');
       return { secondFactor: app.secondFactors.state(next), recoveryCodes: codes.shown };
     },

@@ -1,7 +1,8 @@
 /**
  * Retention periods through the real app: only the administrator reads and changes them (every other
  * user type 403, a guest 401), a change and a reset are audited, and every month count outside
- * 1..120 or not a whole number is refused with the Indonesian message.
+ * 1..120 or not a whole number is refused with the Indonesian message. Shortening a period needs a
+ * second factor used within ten minutes (step-up); lengthening it does not.
  */
 
 import type { RetentionPeriodsReply } from '@wbs/shared/api/retention';
@@ -9,7 +10,8 @@ import { USER_TYPE_IDS } from '@wbs/shared/constants';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../store/drizzle.ts';
-import { browser, buildTestApp, ORIGIN, signInAs, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, demoAccount, ORIGIN, signInAs, type TestApp } from '../../test/helpers.ts';
+import { type Agent, agent, enrolTotp, passwordSignIn, withFactorClaim } from '../../test/second-factor.ts';
 
 let t: TestApp;
 const cookies = new Map<number, string>();
@@ -107,5 +109,54 @@ describe('retention periods', () => {
     );
     const own = (await call(1, 'GET', '/retention-periods')).json() as RetentionPeriodsReply;
     expect(own.companies.find((c) => c.companyId === 1)?.own).toBe(false);
+  });
+});
+
+describe('retention periods behind step-up', () => {
+  let u: TestApp;
+  let fresh: Agent;
+  let stale: Agent;
+  beforeAll(async () => {
+    u = await buildTestApp({ RETENTION_MONTHS: '18', SECOND_FACTOR_TYPES: '1' });
+    const { agent: a } = await passwordSignIn(u.app, 'admin', demoAccount('admin').password);
+    await enrolTotp(a);
+    // The same session as it stands now (its factor just used) and eleven minutes after its factor.
+    const at = (seconds: number) => withFactorClaim(u.app, a.cookie(), (f) => ({ ...f, at: seconds }));
+    const now = Math.floor(Date.now() / 1000);
+    fresh = agent(u.app, at(now));
+    stale = agent(u.app, at(now - 11 * 60));
+  }, 60_000);
+  afterAll(async () => u?.close());
+
+  const monthsOf = async (companyId: number) =>
+    ((await fresh.call('GET', '/retention-periods')).json() as RetentionPeriodsReply).companies.find(
+      (c) => c.companyId === companyId,
+    );
+
+  it('asks for a recent factor before a period is shortened (also back to a shorter default), never to lengthen it', async () => {
+    const months = fc.integer({ min: 1, max: 120 });
+    await fc.assert(
+      fc.asyncProperty(months, months, async (current, next) => {
+        expect((await fresh.call('PUT', '/retention-periods/2', { months: current })).statusCode).toBe(200);
+        const res = await stale.call('PUT', '/retention-periods/2', { months: next });
+        if (next < current) {
+          expect(res.statusCode, `${current} → ${next}`).toBe(401);
+          expect(res.json().type).toMatch(/step-up-required$/);
+          expect(await monthsOf(2)).toMatchObject({ months: current, own: true });
+        } else {
+          expect(res.statusCode, `${current} → ${next}: ${res.body}`).toBe(200);
+        }
+        const reset = await stale.call('DELETE', '/retention-periods/2');
+        const kept = next < current ? current : next;
+        expect(reset.statusCode, `${kept} → the default 18`).toBe(18 < kept ? 401 : 200);
+        await fresh.call('DELETE', '/retention-periods/2');
+      }),
+      { numRuns: 25 },
+    );
+    // Forty-eight months is the company's; a prompt answered with the factor lets the shortening through.
+    expect((await fresh.call('PUT', '/retention-periods/2', { months: 48 })).statusCode).toBe(200);
+    expect((await stale.call('PUT', '/retention-periods/2', { months: 1 })).statusCode).toBe(401);
+    expect((await fresh.call('PUT', '/retention-periods/2', { months: 1 })).statusCode).toBe(200);
+    expect(await monthsOf(2)).toMatchObject({ months: 1, own: true });
   });
 });

@@ -12,9 +12,10 @@ import {
   retentionPeriodsReply,
 } from '@wbs/shared/api/retention';
 import { UI_MESSAGES } from '@wbs/shared/messages';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { companyOptions } from '../../legacy/masters.ts';
 import { audit } from '../../logging.ts';
+import { assertRecentFactor } from '../../policies/plugin.ts';
 import { type CompanyOption, outOfScope } from '../../policies/scope.ts';
 import { periodsOf, removePeriod, savePeriod } from '../../retention/store.ts';
 import { routeSchema } from '../../schema.ts';
@@ -31,6 +32,23 @@ async function groupCompany(request: FastifyRequest, companyId: number): Promise
   const company = (await groupCompanies(request)).find((c) => c.companyId === companyId);
   if (!company) throw outOfScope(request.caller, 'company', companyId);
   return company;
+}
+
+/**
+ * A shorter period than the company has now deletes sooner, at the next scan, and for good: like every
+ * action that cannot be undone it needs a second factor used within ten minutes (step-up). A longer
+ * one deletes nothing and needs none.
+ */
+async function assertStepUpToShorten(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  companyId: number,
+  nextMonths: number,
+): Promise<void> {
+  const defaultMonths = request.server.config.retentionMonths;
+  const periods = await storeCall(request, (store) => periodsOf(store, [companyId], defaultMonths));
+  const current = periods.get(companyId)?.months ?? defaultMonths;
+  if (nextMonths < current) await assertRecentFactor(request, reply);
 }
 
 export default async function retentionPeriodRoutes(app: FastifyInstance) {
@@ -76,15 +94,17 @@ export default async function retentionPeriodRoutes(app: FastifyInstance) {
         summary: 'Ubah masa retensi perusahaan',
         description:
           'Type 1 only. Gives the company its own retention period (1 to 120 months); it applies at the ' +
-          'next retention scan to every final case of the company. Audited (`retention-period-changed`).',
+          'next retention scan to every final case of the company. Step-up when shorter than the ' +
+          'company’s period now. Audited (`retention-period-changed`).',
         tags,
         params: idParams,
         body: retentionPeriodRequest,
         response: { 200: messageReply },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const company = await groupCompany(request, request.params.id);
+      await assertStepUpToShorten(request, reply, company.companyId, request.body.months);
       await storeCall(request, (store) =>
         savePeriod(store, company.companyId, request.body.months, request.session?.user.id ?? null),
       );
@@ -103,14 +123,16 @@ export default async function retentionPeriodRoutes(app: FastifyInstance) {
       schema: routeSchema({
         summary: 'Kembalikan masa retensi ke bawaan grup',
         description:
-          'Type 1 only. The company follows the group default again. Audited (`retention-period-reset`).',
+          'Type 1 only. The company follows the group default again. Step-up when the default is shorter ' +
+          'than the company’s own period. Audited (`retention-period-reset`).',
         tags,
         params: idParams,
         response: { 200: messageReply },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const company = await groupCompany(request, request.params.id);
+      await assertStepUpToShorten(request, reply, company.companyId, request.server.config.retentionMonths);
       await storeCall(request, (store) => removePeriod(store, company.companyId));
       audit(request, 'retention-period-reset', { companyId: company.companyId });
       return { message: UI_MESSAGES.retentionPeriodReset };

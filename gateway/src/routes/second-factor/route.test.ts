@@ -8,7 +8,7 @@ import { can } from '@wbs/shared/permissions';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../store/drizzle.ts';
-import { buildTestApp, demoAccount, type TestApp } from '../../test/helpers.ts';
+import { browser, buildTestApp, cookieValue, demoAccount, type TestApp } from '../../test/helpers.ts';
 import { type Agent, agent, enrolTotp, passwordSignIn, totpCode } from '../../test/second-factor.ts';
 
 let t: TestApp;
@@ -213,6 +213,18 @@ describe('policy', () => {
     expect((await a.call('POST', '/cases/1/contact-reveal', {})).statusCode).toBe(400);
   });
 
+  it('asks for a fresh factor before the Statistik file leaves, like every export', async () => {
+    const a = await enrolled('admin.pakuan');
+    const path = '/statistics/export?from=2026-01-01&to=2026-01-31&format=csv';
+    // Fresh: the export goes on to its own answer (whatever the case index allows), never a prompt.
+    expect(problem(await a.call('GET', path))).not.toBe('step-up-required');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    const stale = await a.call('GET', path);
+    expect(stale.statusCode).toBe(401);
+    expect(problem(stale)).toBe('step-up-required');
+  });
+
   it('lets a pelapor in without a factor, and opt in (then asks for it at sign-in)', async () => {
     const { agent: a, reply } = await signIn('pelapor');
     expect(reply.secondFactor).toMatchObject({ status: 'done', required: false, methods: [] });
@@ -276,5 +288,157 @@ describe('generated input', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('a run of wrong codes', () => {
+  // Small numbers, so a run is short: the first burst at the third wrong code, the cap at the sixth.
+  let u: TestApp;
+  beforeAll(async () => {
+    u = await buildTestApp({
+      SECOND_FACTOR_TYPES: '1,2,3,4,5',
+      PUBLIC_URL: 'http://localhost',
+      SIGNIN_FAILURE_FLOOR_MS: '1',
+      SIGNIN_FREE_FAILURES: '3',
+      SECOND_FACTOR_MAX_FAILURES: '6',
+    });
+  });
+  afterAll(async () => u.close());
+
+  const signInU = (username: string) => passwordSignIn(u.app, username, demoAccount(username).password);
+  let address = 0;
+  /**
+   * One code typed in the session of `cookie`, each from a client address of its own: only the
+   * account's own count can stop it (the per-client back-off never does).
+   */
+  const typed = (cookie: string, body: Record<string, string>) => {
+    address++;
+    return u.app.inject({
+      method: 'POST',
+      url: '/api/v1/session/second-factor',
+      headers: browser(cookie),
+      remoteAddress: `10.9.${address >> 8}.${address & 255}`,
+      payload: body,
+    });
+  };
+  /** A six-digit code that is none of the valid ones now. */
+  const wrongCode = async (secret: string, n: number) => {
+    const valid = new Set([await totpCode(secret, -30), await totpCode(secret), await totpCode(secret, 30)]);
+    let code = String(100_000 + n * 7919).slice(-6);
+    while (valid.has(code)) code = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    return code;
+  };
+  const detail = (res: { json(): unknown }) => (res.json() as { detail: string }).detail;
+
+  it('ends the session that types the last wrong code; then only a recovery code opens TOTP again', async () => {
+    const { secret, recoveryCodes } = await enrolTotp((await signInU('analis.direksi')).agent);
+    const first = (await signInU('analis.direksi')).agent.cookie();
+    for (let n = 1; n <= 5; n++) {
+      const res = await typed(first, { method: 'totp', code: await wrongCode(secret, n) });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(detail(res)).toBe(PROBLEM_MESSAGES.secondFactorFailed);
+    }
+    const last = await typed(first, { method: 'totp', code: await wrongCode(secret, 6) });
+    expect(last.statusCode, last.body).toBe(401);
+    expect(problem(last)).toBe('second-factor-locked');
+    expect(detail(last)).toBe(PROBLEM_MESSAGES.secondFactorLocked);
+    expect(cookieValue(last, 'wbs_session')).toBe('');
+    expect((await agent(u.app, first).call('GET', '/session')).json().user).toBeNull();
+
+    // The password proven again opens a new step, where the right authenticator code is not taken.
+    const again = await signInU('analis.direksi');
+    expect(again.reply.secondFactor.status).toBe('verify');
+    const right = await typed(again.agent.cookie(), { method: 'totp', code: await totpCode(secret, 30) });
+    expect(right.statusCode, right.body).toBe(400);
+    expect(detail(right)).toBe(PROBLEM_MESSAGES.totpLocked);
+    const recovered = await typed(again.agent.cookie(), { method: 'recovery', code: recoveryCodes![0]! });
+    expect(recovered.statusCode, recovered.body).toBe(200);
+    // A factor was accepted: the authenticator's codes count again, from zero.
+    const later = (await signInU('analis.direksi')).agent;
+    const ok = await later.call('POST', '/session/second-factor', {
+      method: 'totp',
+      code: await totpCode(secret, 30),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(u.logs.some((l) => l.event === 'second-factor-locked')).toBe(true);
+  });
+
+  it('counts wrong codes across sign-ins until a factor is accepted', async () => {
+    const { secret, recoveryCodes } = await enrolTotp((await signInU('analis.spi')).agent);
+    const codes = [...recoveryCodes!];
+    let n = 0;
+    const wrongIn = async (cookie: string, times: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < times; i++) {
+        statuses.push(
+          (await typed(cookie, { method: 'totp', code: await wrongCode(secret, ++n) })).statusCode,
+        );
+      }
+      return statuses;
+    };
+    // Three in one sign-in, three in the next: the sixth in a row is the last, whatever the session.
+    expect(await wrongIn((await signInU('analis.spi')).agent.cookie(), 3)).toEqual([400, 400, 400]);
+    expect(await wrongIn((await signInU('analis.spi')).agent.cookie(), 3)).toEqual([400, 400, 401]);
+    const back = (await signInU('analis.spi')).agent.cookie();
+    expect((await typed(back, { method: 'recovery', code: codes.pop()! })).statusCode).toBe(200);
+    // The run is over: five wrong ones in a new sign-in are five ordinary refusals, a wrong recovery
+    // code counts as well, and it is the sixth.
+    const fresh = (await signInU('analis.spi')).agent.cookie();
+    expect(await wrongIn(fresh, 5)).toEqual([400, 400, 400, 400, 400]);
+    expect((await typed(fresh, { method: 'recovery', code: 'aaaaa-bbbbb' })).statusCode).toBe(401);
+  });
+
+  it('ends a full session that types the last wrong code at a step-up prompt', async () => {
+    const a = (await signInU('holding')).agent;
+    const { secret } = await enrolTotp(a);
+    const statuses: number[] = [];
+    for (let n = 1; n <= 6; n++) {
+      statuses.push(
+        (await typed(a.cookie(), { method: 'totp', code: await wrongCode(secret, n) })).statusCode,
+      );
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 401]);
+    expect(problem(await a.call('GET', '/notices'))).toBe('unauthorized');
+  });
+
+  it('tells the owner once, at the first burst of a run', async () => {
+    const { secret, recoveryCodes } = await enrolTotp((await signInU('staff.holding')).agent);
+    const notices = async (a: Agent) =>
+      ((await a.call('GET', '/notices')).json() as { items: { kind: string }[] }).items.filter(
+        (item) => item.kind === 'second-factor-failures',
+      );
+    const guesser = (await signInU('staff.holding')).agent.cookie();
+    for (let n = 1; n <= 2; n++) await typed(guesser, { method: 'totp', code: await wrongCode(secret, n) });
+    const owner = (await signInU('staff.holding')).agent;
+    // A factor accepted ends the run: the two wrong codes before it were no burst.
+    const verified = await typed(owner.cookie(), { method: 'recovery', code: recoveryCodes![0]! });
+    expect(verified.statusCode).toBe(200);
+    const full = agent(u.app, `wbs_session=${cookieValue(verified, 'wbs_session')}`);
+    expect(await notices(full)).toHaveLength(0);
+    const next = (await signInU('staff.holding')).agent.cookie();
+    for (let n = 3; n <= 7; n++) await typed(next, { method: 'totp', code: await wrongCode(secret, n) });
+    // Recorded after the reply: waited for, a bounded number of times.
+    let told: { kind: string }[] = [];
+    for (let i = 0; i < 50 && told.length === 0; i++) {
+      told = await notices(full);
+      if (told.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(told).toHaveLength(1);
+  });
+
+  it('checks no more codes than the cap when they come at once', async () => {
+    const { secret } = await enrolTotp((await signInU('admin.kahuripan')).agent);
+    const sessions: string[] = [];
+    for (let n = 0; n < 10; n++) sessions.push((await signInU('admin.kahuripan')).agent.cookie());
+    const codes = await Promise.all(sessions.map((_, n) => wrongCode(secret, n + 1)));
+    const replies = await Promise.all(
+      sessions.map((cookie, n) => typed(cookie, { method: 'totp', code: codes[n]! })),
+    );
+    const outcome = replies.map((res) =>
+      res.statusCode === 401 ? problem(res) : res.statusCode === 400 ? detail(res) : String(res.statusCode),
+    );
+    expect(outcome.filter((o) => o === 'second-factor-locked')).toHaveLength(1);
+    expect(outcome.filter((o) => o === PROBLEM_MESSAGES.secondFactorFailed)).toHaveLength(5);
+    expect(outcome.filter((o) => o === PROBLEM_MESSAGES.totpLocked)).toHaveLength(4);
   });
 });

@@ -2,6 +2,10 @@
  * The second-factor step of a sign-in, and the step-up of a full session: a TOTP code, a recovery
  * code or a passkey (docs/product/second-factor.md). Failures are answered after the sign-in's
  * minimum time and slowed like sign-in failures per user and client, with a ceiling per user.
+ * Typed codes are also counted per account, across sessions, until a factor is accepted
+ * (docs/adr/0074-second-factor-failure-cap.md): the first burst of wrong ones tells the owner, and at
+ * SECOND_FACTOR_MAX_FAILURES the session that typed the last one ends and the account's authenticator
+ * codes are refused until a recovery code or a passkey is accepted.
  */
 import {
   passkeyOptionsReply,
@@ -19,6 +23,8 @@ import { authenticationOptions, takeChallenge, verifyAuthentication } from '../.
 import { accountOf } from '../../second-factor/plugin.ts';
 import { claimAfterFactor } from '../../second-factor/state.ts';
 import {
+  clearFailures,
+  countFailure,
   passkeysOf,
   summaryOf,
   takeTotpStep,
@@ -34,6 +40,7 @@ const tags = ['session'];
 
 /** Why a factor was refused: ops and audit only; the user reads a neutral text (a replay aside). */
 type Refusal =
+  | 'locked'
   | 'wrong-code'
   | 'replayed-code'
   | 'no-factor'
@@ -46,6 +53,9 @@ const sessionOf = (request: FastifyRequest): Session => request.server.sessions.
 export default async function secondFactorRoutes(app: FastifyInstance) {
   const settings = app.config.signIn;
   const guard = signInGuard(app, { name: 'second-factor', ...settings });
+  const maxFailures = app.config.secondFactorMaxFailures;
+  // The first burst: the wrong code after which the sign-in's limits start to slow the user.
+  const noticeAt = Math.min(settings.freeFailures, maxFailures);
 
   /** Checks the factor; null when it is good, else why not. */
   async function check(
@@ -119,7 +129,11 @@ export default async function secondFactorRoutes(app: FastifyInstance) {
           'session: a TOTP code (each time step once), a recovery code (once) or a passkey assertion (to ' +
           'the last challenge of this session). Re-issues `wbs_session`. A refusal is 400 ' +
           '`second-factor-failed`, answered after the same minimum time; repeated refusals are slowed ' +
-          'per user and client and per user (429 `rate-limited` with `retry-after`).',
+          'per user and client and per user (429 `rate-limited` with `retry-after`). Typed codes refused in ' +
+          'a row are counted per account until a factor is accepted: the one that reaches ' +
+          'SECOND_FACTOR_MAX_FAILURES ends the session (401 `second-factor-locked`, sign in again), and ' +
+          'from then on TOTP codes are refused (400 `second-factor-failed`) until a recovery code or a ' +
+          'passkey is accepted.',
         tags,
         body: secondFactorVerifyRequest,
         response: { 200: secondFactorStateReply },
@@ -136,25 +150,46 @@ export default async function secondFactorRoutes(app: FastifyInstance) {
         audit(request, 'second-factor-failed', { method, reason: 'rate-limited' });
         throw error;
       }
+      const account = accountOf(session.user);
+      // A typed code counts against the account before it is checked (a passkey cannot be guessed).
+      const typed = method === 'totp' || method === 'recovery';
+      let failures = 0;
       let refusal: Refusal | null;
       try {
-        refusal = await check(request, session, request.body);
+        if (typed) failures = await storeCall(request, (store) => countFailure(store, account));
+        refusal =
+          method === 'totp' && failures > maxFailures
+            ? 'locked'
+            : await check(request, session, request.body);
       } catch (error) {
         await attempt.cancel(); // the store failed: nobody's wrong guess
         throw error;
       }
       if (refusal !== null) {
-        audit(request, 'second-factor-failed', { method, reason: refusal });
+        audit(request, 'second-factor-failed', { method, reason: refusal, ...(typed ? { failures } : {}) });
+        if (failures === noticeAt) app.notices.secondFactorGuessed(session.user);
         await padFailure(started, settings.failureFloorMs);
+        if (failures === maxFailures) {
+          // The step is closed to whoever typed these: only the password, proven again at a new
+          // sign-in, opens another one (where only a recovery code or a passkey is then accepted).
+          await app.sessions.end(request, reply);
+          audit(request, 'second-factor-locked', { method });
+          throw new ApiProblem('second-factor-locked');
+        }
         throw new ApiProblem('second-factor-failed', {
           detail:
-            refusal === 'replayed-code' && method === 'totp'
-              ? PROBLEM_MESSAGES.secondFactorReplay
-              : PROBLEM_MESSAGES.secondFactorFailed,
+            refusal === 'locked'
+              ? PROBLEM_MESSAGES.totpLocked
+              : refusal === 'replayed-code' && method === 'totp'
+                ? PROBLEM_MESSAGES.secondFactorReplay
+                : PROBLEM_MESSAGES.secondFactorFailed,
         });
       }
       await attempt.succeeded();
-      const summary = await storeCall(request, (store) => summaryOf(store.db, accountOf(session.user)));
+      const summary = await storeCall(request, async (store) => {
+        await clearFailures(store, account);
+        return summaryOf(store.db, account);
+      });
       const stepUp = session.factor.s === 'done';
       const next = app.sessions.setFactor(request, reply, claimAfterFactor(summary));
       audit(request, stepUp ? 'step-up' : 'second-factor-verified', { method });

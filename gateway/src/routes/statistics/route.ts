@@ -60,14 +60,15 @@ export default async function statisticsRoutes(app: FastifyInstance) {
   app.get<{ Querystring: StatisticsExportQuery }>(
     '/statistics/export',
     {
-      config: { policy },
+      // A file leaves the product: like every export, a second factor used within ten minutes.
+      config: { policy, stepUp: true },
       schema: downloadSchema(
         {
           summary: 'Ekspor statistik (.xlsx, .csv)',
           description:
             'The figures of GET /statistics as one table (section, company, measure, value): `format=xlsx` ' +
             '(default) or `csv` (UTF-8 with a BOM, every cell quoted, a cell starting with = + - @ prefixed ' +
-            'with an apostrophe). The file name holds the date range. Audited (`export`, resource ' +
+            'with an apostrophe). The file name holds the date range. Step-up. Audited (`export`, resource ' +
             `\`statistics\`). ${SCOPE_NOTE}`,
           tags,
           querystring: statisticsExportQuery,
