@@ -1,11 +1,12 @@
 /**
  * The upload machinery of one gateway instance: the scrub worker pool, the count of live spools (the
  * process-wide cap) and, at start, the removal of spools a previous process left behind
- * (spool-dirs.ts).
+ * (spool-dirs.ts); the drafts of resumable uploads and the lock their writers take (draft-lock.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UploadSettings } from '../config.ts';
+import { draftLock, storeDraftLock } from './draft-lock.ts';
 import { createDrafts, type Drafts, defaultDraftsRoot } from './drafts.ts';
 import { type IdempotencyContext, idempotencyMemory } from './idempotency.ts';
 import { createScrubber, type Scrubber, type ScrubContext } from './scrub.ts';
@@ -42,6 +43,8 @@ export const uploadsPlugin = fp(
     const drafts = createDrafts({
       root: opts.settings.draftsDir ?? defaultDraftsRoot(),
       secret: app.config.sessionSecret,
+      // Several processes share drafts only over a PostgreSQL store (docs/deploy.md): its lock is theirs.
+      lock: draftLock(app.config.store.databaseUrl ? storeDraftLock(() => app.store.open()) : null),
     });
     await drafts.ready;
     const sweep = () =>
