@@ -187,6 +187,8 @@ export const PROBLEM_MESSAGES = {
   uploadRequestInvalid: 'Permintaan unggahan tidak valid',
   malformedUpload: 'Formulir unggahan rusak atau tidak lengkap, silakan kirim ulang dari halaman formulir',
   busy: 'Server sedang sibuk, silakan coba lagi sebentar lagi.',
+  uploadsPerClientBusy:
+    'Terlalu banyak unggahan Anda yang sedang berjalan bersamaan; silakan coba lagi sebentar lagi.',
   uploadsUnavailable: 'Unggahan sedang tidak dapat diterima, silakan coba beberapa saat lagi',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',

@@ -10,13 +10,14 @@ import { draftLock, storeDraftLock } from './draft-lock.ts';
 import { createDrafts, type Drafts, defaultDraftsRoot } from './drafts.ts';
 import { type IdempotencyContext, idempotencyMemory } from './idempotency.ts';
 import { createScrubber, type Scrubber, type ScrubContext } from './scrub.ts';
+import type { UploadSlots } from './spool.ts';
 import { removeStaleSpools } from './spool-dirs.ts';
 
 export type Uploads = {
   settings: UploadSettings;
   scrubber: Scrubber;
-  /** Spools open right now in this instance. */
-  spools: { active: number };
+  /** Upload slots in use right now in this instance, in all and per client (spool.ts). */
+  spools: UploadSlots;
   /** Drafts of resumable uploads (drafts.ts), on disk under `settings.draftsDir`. */
   drafts: Drafts;
 };
@@ -54,7 +55,12 @@ export const uploadsPlugin = fp(
       );
     await sweep();
     const sweeper = setInterval(sweep, DRAFT_SWEEP_MS).unref();
-    app.decorate('uploads', { settings: opts.settings, scrubber, spools: { active: 0 }, drafts });
+    app.decorate('uploads', {
+      settings: opts.settings,
+      scrubber,
+      spools: { active: 0, perClient: new Map() },
+      drafts,
+    });
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
       await scrubber.close();
