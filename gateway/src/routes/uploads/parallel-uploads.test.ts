@@ -111,9 +111,9 @@ async function expectWithin(
 }
 
 describe.each([
-  { replicas: 1, engine: 'embedded store' },
-  { replicas: 2, engine: 'PostgreSQL' },
-])('parallel upload creation, $replicas gateway(s) on the $engine', ({ replicas }) => {
+  { replicas: 1, engine: 'the embedded store' },
+  { replicas: 2, engine: 'one PostgreSQL database and folder' },
+])('parallel upload creation, $replicas gateway(s) on $engine', ({ replicas }) => {
   const target: Draftable = { apps: [], headers: {} };
   let root: string;
   let drop = async () => {};
