@@ -194,6 +194,8 @@ const envSchema = v.object({
   STORE_ENCRYPTION_KEYS: optionalText,
   RECEIPT_SIGNING_KEYS: optionalText,
   UPLOAD_MAX_SPOOLS: intString('UPLOAD_MAX_SPOOLS', 24, 1, 10_000),
+  // A client's share of them: one report's five files at once and its submission.
+  UPLOAD_MAX_SPOOLS_PER_CLIENT: intString('UPLOAD_MAX_SPOOLS_PER_CLIENT', 6, 1, 10_000),
   UPLOAD_IDLE_TIMEOUT_MS: intString('UPLOAD_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
   // Resumable uploads' drafts: a folder every replica sees (docs/adr/0066-resumable-evidence-uploads.md).
   UPLOAD_DRAFTS_DIR: optionalText,
@@ -341,6 +343,8 @@ export type Config = {
 export type UploadSettings = {
   /** Uploads being received or processed at once; one more is answered 503 `busy`. */
   maxSpools: number;
+  /** Of those, the most one client (the signed-in user, else the address) holds; one more is 503 `busy`. */
+  maxSpoolsPerClient: number;
   /** A body that sends nothing for this long is cut off and its spool removed. */
   idleTimeoutMs: number;
   /**
@@ -511,6 +515,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: base,
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
+      maxSpoolsPerClient: e.UPLOAD_MAX_SPOOLS_PER_CLIENT,
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
       draftsDir: e.UPLOAD_DRAFTS_DIR,
       drafts: {

@@ -100,6 +100,7 @@ export const TEMPLATE_MESSAGES = {
   fileTooLarge: 'Ukuran file {name} melebihi 10 MB',
   fileDuplicate: 'Lampiran {name} telah dipilih',
   tooManyAttachments: 'Lampiran tidak boleh melebihi {limit}',
+  filesTooLarge: 'Ukuran seluruh lampiran tidak boleh melebihi {limit} MB',
   involvedNameRequired: 'Nama pihak terkait wajib diisi di baris {n}',
   involvedPositionRequired: 'Posisi pihak terkait wajib diisi di baris {n}',
   downloadSucceeded: 'Lampiran {name} berhasil di unduh',
@@ -186,6 +187,9 @@ export const PROBLEM_MESSAGES = {
   uploadRequestInvalid: 'Permintaan unggahan tidak valid',
   malformedUpload: 'Formulir unggahan rusak atau tidak lengkap, silakan kirim ulang dari halaman formulir',
   busy: 'Server sedang sibuk, silakan coba lagi sebentar lagi.',
+  uploadsPerClientBusy:
+    'Terlalu banyak unggahan Anda yang sedang berjalan bersamaan; silakan coba lagi sebentar lagi.',
+  uploadsUnavailable: 'Unggahan sedang tidak dapat diterima, silakan coba beberapa saat lagi',
   idempotencyMismatch:
     'Isi pengaduan berbeda dengan pengiriman sebelumnya yang memakai kunci yang sama; silakan kirim ulang',
   storeUnavailable: 'Penyimpanan pesan sedang tidak dapat dihubungi, silakan coba beberapa saat lagi',

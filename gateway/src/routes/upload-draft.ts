@@ -32,7 +32,8 @@ export async function headerDraft(request: FastifyRequest, field: string): Promi
 
 /**
  * The draft's files (checked and scrubbed as each upload completed; any still pending settled now)
- * as the multipart upload would have given them, with the errors of those that cannot be filed.
+ * as the multipart upload would have given them, with the errors of those that cannot be filed (its
+ * form's limits counted again).
  */
 export async function draftUpload(
   request: FastifyRequest,
@@ -45,6 +46,6 @@ export async function draftUpload(
     scrubbing: request.scrubbing,
     log: request.log,
   });
-  const { files, fileErrors } = draftSubmission(records, options);
+  const { files, fileErrors } = draftSubmission(records, { ...options, binding: draft.binding });
   return { ...upload, files, fileErrors: { ...upload.fileErrors, ...fileErrors } };
 }

@@ -8,9 +8,9 @@
 import { CASE_CREATE_FILES } from '@wbs/shared/api/case-create';
 import type { UploadField } from '@wbs/shared/api/uploads';
 import { ATTACHMENTS_PER_CASE, ATTACHMENTS_PER_LOG } from '@wbs/shared/constants';
-import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
+import { FIELD_MESSAGES, format, PROBLEM_MESSAGES, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { Draft, DraftBinding, DraftFile, DraftPurpose } from './drafts.ts';
-import { isAllowedExtension } from './policy.ts';
+import { fileMessages, isAllowedExtension, MAX_FILE_BYTES } from './policy.ts';
 import type { SpooledFile } from './spool.ts';
 
 export type DraftRule = { fields: Readonly<Partial<Record<UploadField, number>>>; total: number };
@@ -30,6 +30,48 @@ export const DRAFT_RULES: Readonly<Record<DraftPurpose, DraftRule>> = {
 export function draftRule(binding: DraftBinding): DraftRule {
   const rule = DRAFT_RULES[binding.purpose];
   return binding.room === null ? rule : { ...rule, total: Math.min(rule.total, binding.room) };
+}
+
+/** The most a draft's files may weigh together: its file count at 10 MB each (50 MB for the wizard). */
+export const draftBytes = (rule: DraftRule) => rule.total * MAX_FILE_BYTES;
+
+/** What a breach of a draft's limits is answered with: the field named and the form's message. */
+export type DraftBreach = { field: UploadField; message: string; tooLarge: boolean };
+
+/**
+ * The first of `files` (in the draft's order) that takes the draft past one of its limits — its
+ * form's file count, the count of its field, the draft's byte bound — or null when all fit. The same
+ * rule at creation (the files there and the new one, under the draft's lock) and at filing (a draft
+ * filled before the lock, by a replica of an older version, is counted again). The count's message
+ * names the form's own limit (5 per case, 1 per log), as its one-request path does.
+ */
+export function draftBreach(
+  files: readonly Pick<DraftFile, 'field' | 'name' | 'size'>[],
+  binding: DraftBinding,
+): DraftBreach | null {
+  const rule = draftRule(binding);
+  const bound = draftBytes(rule);
+  const perField = new Map<UploadField, number>();
+  let bytes = 0;
+  for (const [index, file] of files.entries()) {
+    const { field } = file;
+    const count = (perField.get(field) ?? 0) + 1;
+    perField.set(field, count);
+    bytes += file.size;
+    const max = rule.fields[field];
+    const breach = (message: string, tooLarge = false): DraftBreach => ({ field, message, tooLarge });
+    if (max === undefined) return breach(PROBLEM_MESSAGES.uploadRequestInvalid);
+    if (index >= rule.total) return breach(fileMessages.tooMany(DRAFT_RULES[binding.purpose].total));
+    if (count > max) return breach(fileMessages.tooMany(max));
+    if (file.size > MAX_FILE_BYTES) return breach(fileMessages.tooLarge(file.name), true);
+    if (bytes > bound) {
+      return breach(
+        format(TEMPLATE_MESSAGES.filesTooLarge, { limit: Math.round(bound / (1024 * 1024)) }),
+        true,
+      );
+    }
+  }
+  return null;
 }
 
 /** Who a request comes from, as a draft records it: the signed-in user, else a guest. */
@@ -61,17 +103,21 @@ export function fitsDraft(
 
 /**
  * The draft's files as a multipart upload would have given them (checked and scrubbed when each
- * upload completed), and the field errors of those that cannot be filed: refused (its reason) or
- * still arriving. `fieldOf` names the submission's field for a draft field (a log's `attachment`);
- * `required`: the field that must hold at least one accepted file.
+ * upload completed), and the field errors of those that cannot be filed: refused (its reason), still
+ * arriving, or beyond the draft's limits (`binding`'s rule). `fieldOf` names the submission's field
+ * for a draft field (a log's `attachment`); `required`: the field that must hold at least one accepted
+ * file.
  */
 export function draftSubmission(
   records: readonly DraftFile[],
-  options: { required: string | null; fieldOf?: (field: UploadField) => string },
+  options: { binding: DraftBinding; required: string | null; fieldOf?: (field: UploadField) => string },
 ): { files: SpooledFile[]; fileErrors: Record<string, string> } {
   const fieldOf = options.fieldOf ?? ((field: UploadField) => field);
   const files: SpooledFile[] = [];
   const fileErrors: Record<string, string> = {};
+  // Counted again: nothing over the form's limits is sent on, whatever filled the draft.
+  const breach = draftBreach(records, options.binding);
+  if (breach) fileErrors[fieldOf(breach.field)] = breach.message;
   for (const record of records) {
     const field = fieldOf(record.field);
     if (record.state === 'refused') fileErrors[field] ??= record.reason ?? PROBLEM_MESSAGES.validation;

@@ -11,6 +11,11 @@
  * The draft id is a keyed hash of the draft token: the token itself is never stored, so reading the
  * folder does not give what is needed to add to, list or file a draft. Records are written whole
  * (temporary file + rename), one per file, so two replicas finishing two files at once cannot lose one.
+ *
+ * A draft's file list changes only under its lock (draft-lock.ts, docs/adr/0075-one-writer-per-draft.md):
+ * a file is added after its limits were checked against the list in the same step (`change`), a verdict
+ * is written only for a file still in the list (a file removed while it was being scrubbed stays
+ * removed), and a removal waits for both.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -19,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UPLOAD_DRAFT_TOKEN_PATTERN, type UploadField } from '@wbs/shared/api/uploads';
+import { type DraftLock, processLock } from './draft-lock.ts';
 
 /** A draft and its files are removed this long after it was opened (docs/product/limits.md). */
 export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -72,6 +78,17 @@ const UNBOUND: DraftBinding = { purpose: 'case', owner: null, caseRef: null, roo
 
 export type Drafts = ReturnType<typeof createDrafts>;
 
+/** A draft's file list as one writer sees it, inside `change` (and only there). */
+export type DraftWriter = {
+  /** The draft as it is now: filed meanwhile, or gone (expired, removed), shows here. */
+  draft(): Promise<Draft | null>;
+  files(): Promise<DraftFile[]>;
+  /** Records a new file, or a file's new state. */
+  put(file: DraftFile): Promise<void>;
+  /** Removes a file: its record, its bytes and whatever was derived from them. */
+  remove(uploadId: string): Promise<void>;
+};
+
 // Not `wbs-upload-…`: that prefix names the per-process spools, which a restart may remove as its own.
 export const defaultDraftsRoot = () => join(tmpdir(), 'wbs-evidence-drafts');
 
@@ -96,11 +113,17 @@ export async function sha256Of(path: string): Promise<string> {
 }
 
 /**
- * `secret` keys the draft ids (the session secret: every replica has the same one); `now` is the
- * clock (tests move it).
+ * `secret` keys the draft ids (the session secret: every replica has the same one); `lock` keeps the
+ * writers of one draft apart (default: within this process only); `now` is the clock (tests move it).
  */
-export function createDrafts(options: { root: string; secret: string; now?: () => number }) {
+export function createDrafts(options: {
+  root: string;
+  secret: string;
+  lock?: DraftLock;
+  now?: () => number;
+}) {
   const now = options.now ?? (() => Date.now());
+  const lock = options.lock ?? processLock();
   const uploadsDir = join(options.root, 'uploads');
   const draftsDir = join(options.root, 'drafts');
   const idOf = (token: string) =>
@@ -140,6 +163,41 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
     await rm(dirOf(draftId), { recursive: true, force: true });
   }
 
+  async function byId(draftId: string): Promise<Draft | null> {
+    const meta = await readJson<DraftMeta>(join(dirOf(draftId), 'draft.json'));
+    if (!meta) return null;
+    if (now() - meta.createdAt >= DRAFT_TTL_MS) {
+      await remove(draftId);
+      return null;
+    }
+    return {
+      id: draftId,
+      createdAt: meta.createdAt,
+      filedAt: meta.filedAt,
+      binding: meta.binding ?? UNBOUND,
+    };
+  }
+
+  function writer(draftId: string): DraftWriter {
+    return {
+      draft: () => byId(draftId),
+      files: () => files(draftId),
+      async put(file) {
+        const previous = await readJson<{ createdAt?: number }>(fileRecord(draftId, file.id));
+        await writeWhole(fileRecord(draftId, file.id), { ...file, createdAt: previous?.createdAt ?? now() });
+      },
+      async remove(uploadId) {
+        await removeUploadFiles(uploadId);
+        await rm(fileRecord(draftId, uploadId), { force: true });
+      },
+    };
+  }
+
+  /** Runs `work` as the draft's one writer (across processes where the lock is shared). */
+  function change<T>(draftId: string, work: (draft: DraftWriter) => Promise<T>): Promise<T> {
+    return lock(draftId, () => work(writer(draftId)));
+  }
+
   return {
     uploadsDir,
     ready,
@@ -167,14 +225,7 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
     /** The draft a token opens; null for an unknown, malformed or expired token (expired: removed). */
     async find(token: string | undefined | null): Promise<Draft | null> {
       if (typeof token !== 'string' || !UPLOAD_DRAFT_TOKEN_PATTERN.test(token)) return null;
-      const id = idOf(token);
-      const meta = await readJson<DraftMeta>(join(dirOf(id), 'draft.json'));
-      if (!meta) return null;
-      if (now() - meta.createdAt >= DRAFT_TTL_MS) {
-        await remove(id);
-        return null;
-      }
-      return { id, createdAt: meta.createdAt, filedAt: meta.filedAt, binding: meta.binding ?? UNBOUND };
+      return byId(idOf(token));
     },
 
     files,
@@ -183,14 +234,26 @@ export function createDrafts(options: { root: string; secret: string; now?: () =
       return readJson<DraftFile>(fileRecord(draftId, uploadId));
     },
 
-    async putFile(draftId: string, file: DraftFile): Promise<void> {
-      const previous = await readJson<{ createdAt?: number }>(fileRecord(draftId, file.id));
-      await writeWhole(fileRecord(draftId, file.id), { ...file, createdAt: previous?.createdAt ?? now() });
+    change,
+
+    /**
+     * A file's verdict (accepted or refused), written only while the file is still in the draft: one
+     * removed meanwhile (Hapus, or replaced by its own creation sent again) stays removed, and what was
+     * derived from it goes too. Answers whether it was written.
+     */
+    settleFile(draftId: string, file: DraftFile): Promise<boolean> {
+      return change(draftId, async (draft) => {
+        if ((await readJson<DraftFile>(fileRecord(draftId, file.id))) === null) {
+          await removeUploadFiles(file.id);
+          return false;
+        }
+        await draft.put(file);
+        return true;
+      });
     },
 
-    async removeFile(draftId: string, uploadId: string): Promise<void> {
-      await removeUploadFiles(uploadId);
-      await rm(fileRecord(draftId, uploadId), { force: true });
+    removeFile(draftId: string, uploadId: string): Promise<void> {
+      return change(draftId, (draft) => draft.remove(uploadId));
     },
 
     /**

@@ -1,15 +1,18 @@
 /**
  * Upload limits over real sockets (only a real connection exercises Node's body handling): the 10 MB
- * boundary on both upload routes, a body that goes quiet mid-upload, the cap on concurrent spools
- * and the removal of spools a killed process left behind.
+ * boundary on both upload routes, a body that goes quiet mid-upload (multipart, or a resumable
+ * upload's PATCH), the cap on concurrent spools and one client's share of it, and the removal of
+ * spools a killed process left behind.
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signInAs, type TestApp } from '../test/helpers.ts';
+import { createUpload, draftFiles, head, openDraft, patch, uploadIdOf } from '../test/tus.ts';
 import {
   guestAnonymousFields,
   legacyCaseCount,
@@ -179,6 +182,141 @@ describe('the spool cap', () => {
       body: new Uint8Array(small.payload),
     });
     expect(again.status).toBe(201);
+  });
+});
+
+/**
+ * A PATCH of a resumable upload that sends its headers and `sent` of the body's bytes, then nothing.
+ * `address`: the client's, through the trusted loopback proxy.
+ */
+async function stalledPatch(
+  url: string,
+  upload: { token: string; id: string; size: number; sent: Buffer },
+  address?: string,
+): Promise<{ socket: Socket; reply: Promise<string> }> {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  socket.on('error', () => {});
+  let received = '';
+  const reply = new Promise<string>((resolve) => {
+    socket.on('data', (chunk) => {
+      received += String(chunk);
+      resolve(received);
+    });
+    socket.once('close', () => resolve(received));
+  });
+  socket.write(
+    `PATCH /api/v1/uploads/${upload.id} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${url}\r\n` +
+      'Tus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\n' +
+      `Upload-Draft: ${upload.token}\r\nContent-Length: ${upload.size}\r\n` +
+      (address ? `X-Forwarded-For: ${address}\r\n` : '') +
+      '\r\n',
+  );
+  socket.write(upload.sent);
+  return { socket, reply };
+}
+
+/** A drafts folder of the enclosing describe block's own, removed after it. */
+function ownDraftsDir(): string {
+  const dir = join(tmpdir(), `wbs-limits-drafts-${randomUUID()}`);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('a resumable upload whose PATCH goes quiet', () => {
+  const ctx = listeningApp({ UPLOAD_IDLE_TIMEOUT_MS: '400', UPLOAD_DRAFTS_DIR: ownDraftsDir() });
+
+  it('is cut after the idle timeout, gives its slot back and keeps its bytes for the resumed upload', async () => {
+    const pdf = pdfOfSize(64 * 1024);
+    const token = await openDraft(ctx.t.app);
+    const created = await createUpload(ctx.t.app, token, {
+      field: 'evidence',
+      name: 'bukti.pdf',
+      size: pdf.length,
+    });
+    const id = uploadIdOf(created.headers.location);
+    const logsBefore = ctx.t.logs.length;
+    const sentAt = Date.now();
+    const { socket } = await stalledPatch(ctx.url, { token, id, size: pdf.length, sent: pdf.subarray(0, 9) });
+    await until(() => ctx.t.app.uploads.spools.active === 1, 'the PATCH to hold a slot');
+    const closedAt = await new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    expect(closedAt - sentAt).toBeGreaterThanOrEqual(350);
+    await until(() => ctx.t.app.uploads.spools.active === 0, 'the slot to come back');
+    const lines = ctx.t.logs.slice(logsBefore);
+    expect(lines.some((line) => line.msg === 'upload stalled; connection closed')).toBe(true);
+    expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    // Nothing the reporter sent is lost: the upload goes on from the nine bytes the gateway holds.
+    const offset = Number((await head(ctx.t.app, token, id)).headers['upload-offset']);
+    expect(offset).toBe(9);
+    expect((await patch(ctx.t.app, token, id, offset, pdf.subarray(offset))).statusCode).toBe(204);
+    expect((await draftFiles(ctx.t.app, token)).json().items[0]).toMatchObject({ state: 'accepted' });
+  });
+});
+
+describe("one client's share of the upload slots", () => {
+  // The defaults: 24 slots, 6 of them per client.
+  const ctx = listeningApp({ TRUST_PROXY: '127.0.0.1', UPLOAD_DRAFTS_DIR: ownDraftsDir() });
+
+  it("twenty-six stalled PATCHes from one client hold six slots; another reporter's report is filed", async () => {
+    const attacker = '10.9.8.7';
+    const from = { 'x-forwarded-for': attacker };
+    const uploads: { token: string; id: string }[] = [];
+    for (let d = 0; uploads.length < 26; d++) {
+      const token = await openDraft(ctx.t.app);
+      for (const [i, field] of [
+        'evidence',
+        'attachments',
+        'attachments',
+        'attachments',
+        'attachments',
+      ].entries()) {
+        if (uploads.length === 26) break;
+        const created = await createUpload(
+          ctx.t.app,
+          token,
+          { field, name: `b${d}-${i}.pdf`, size: 4096 },
+          from,
+        );
+        expect(created.statusCode, created.body).toBe(201);
+        uploads.push({ token, id: uploadIdOf(created.headers.location) });
+      }
+    }
+    const stalled = await Promise.all(
+      uploads.map((u) =>
+        stalledPatch(ctx.url, { ...u, size: 4096, sent: Buffer.from('%PDF-1.7\n') }, attacker),
+      ),
+    );
+    try {
+      const answers: string[] = [];
+      for (const s of stalled) void s.reply.then((text) => answers.push(text));
+      // Six hold a slot and hear nothing; every other one is answered at once.
+      await until(() => answers.length === 20, 'the PATCHes past the share to be answered');
+      expect(answers.every((text) => text.startsWith('HTTP/1.1 503'))).toBe(true);
+      expect(answers[0]).toMatch(/retry-after: 5/i);
+      expect(answers[0]).toContain('Terlalu banyak unggahan Anda yang sedang berjalan bersamaan');
+      expect(ctx.t.app.uploads.spools.active).toBe(6);
+
+      const report = async (address: string) => {
+        const { payload, headers } = await multipart(guestAnonymousFields(), [
+          { field: 'evidence', name: 'bukti.pdf', bytes: pdfOfSize(2048) },
+        ]);
+        return fetch(`${ctx.url}/api/v1/cases`, {
+          method: 'POST',
+          headers: { ...headers, origin: ctx.url, 'x-forwarded-for': address },
+          body: new Uint8Array(payload),
+        });
+      };
+      expect((await report('10.1.2.3')).status).toBe(201);
+      const own = await report(attacker);
+      expect(own.status).toBe(503);
+      expect((await own.json()).detail).toBe(
+        'Terlalu banyak unggahan Anda yang sedang berjalan bersamaan; silakan coba lagi sebentar lagi.',
+      );
+    } finally {
+      for (const s of stalled) s.socket.destroy();
+    }
+    await until(() => ctx.t.app.uploads.spools.active === 0, 'every slot to come back');
   });
 });
 

@@ -1,21 +1,23 @@
 /**
  * The upload machinery of one gateway instance: the scrub worker pool, the count of live spools (the
  * process-wide cap) and, at start, the removal of spools a previous process left behind
- * (spool-dirs.ts).
+ * (spool-dirs.ts); the drafts of resumable uploads and the lock their writers take (draft-lock.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UploadSettings } from '../config.ts';
+import { draftLock, storeDraftLock } from './draft-lock.ts';
 import { createDrafts, type Drafts, defaultDraftsRoot } from './drafts.ts';
 import { type IdempotencyContext, idempotencyMemory } from './idempotency.ts';
 import { createScrubber, type Scrubber, type ScrubContext } from './scrub.ts';
+import type { UploadSlots } from './spool.ts';
 import { removeStaleSpools } from './spool-dirs.ts';
 
 export type Uploads = {
   settings: UploadSettings;
   scrubber: Scrubber;
-  /** Spools open right now in this instance. */
-  spools: { active: number };
+  /** Upload slots in use right now in this instance, in all and per client (spool.ts). */
+  spools: UploadSlots;
   /** Drafts of resumable uploads (drafts.ts), on disk under `settings.draftsDir`. */
   drafts: Drafts;
 };
@@ -42,6 +44,8 @@ export const uploadsPlugin = fp(
     const drafts = createDrafts({
       root: opts.settings.draftsDir ?? defaultDraftsRoot(),
       secret: app.config.sessionSecret,
+      // Several processes share drafts only over a PostgreSQL store (docs/deploy.md): its lock is theirs.
+      lock: draftLock(app.config.store.databaseUrl ? storeDraftLock(() => app.store.open()) : null),
     });
     await drafts.ready;
     const sweep = () =>
@@ -51,7 +55,12 @@ export const uploadsPlugin = fp(
       );
     await sweep();
     const sweeper = setInterval(sweep, DRAFT_SWEEP_MS).unref();
-    app.decorate('uploads', { settings: opts.settings, scrubber, spools: { active: 0 }, drafts });
+    app.decorate('uploads', {
+      settings: opts.settings,
+      scrubber,
+      spools: { active: 0, perClient: new Map() },
+      drafts,
+    });
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
       await scrubber.close();

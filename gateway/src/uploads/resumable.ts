@@ -5,7 +5,9 @@
  * - at creation: the draft is open, the field is one its form has (draft-rules.ts: the wizard's
  *   `evidence` and `attachments`, Tambah Bukti's and an activity log's `attachments`), the name's
  *   extension is allowed and new to the draft, the size is declared and at most 10 MB, and the count
- *   is within the form's (wizard 5 with 1 evidence, Tambah Bukti the room its case had, a log 1);
+ *   is within the form's (wizard 5 with 1 evidence, Tambah Bukti the room its case had, a log 1), as
+ *   is the draft's byte bound. Checked and recorded as one step under the draft's lock (draft-lock.ts):
+ *   creations sent at once, to one replica or several, are counted one after the other;
  * - at completion: the content must match the extension (file-type), then the file is scrubbed in the
  *   worker pool (scrub.ts). Its verdict (accepted, or refused with the spec's message) is recorded in
  *   the draft at once, so the page shows a refused file's reason before Simpan.
@@ -21,7 +23,7 @@ import { PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { ApiProblem } from '../errors.ts';
-import { DRAFT_RULES, draftRule } from './draft-rules.ts';
+import { draftBreach, draftRule } from './draft-rules.ts';
 import { type Draft, type DraftFile, type Drafts, sha256Of } from './drafts.ts';
 import {
   cleanFileName,
@@ -62,7 +64,7 @@ export async function settleUpload(
 ): Promise<DraftFile> {
   const refuse = async (reason: string) => {
     const refused: DraftFile = { ...record, state: 'refused', reason };
-    await drafts.putFile(ctx.draft.id, refused);
+    await drafts.settleFile(ctx.draft.id, refused);
     return refused;
   };
   const ext = extensionOf(record.name);
@@ -100,7 +102,7 @@ export async function settleUpload(
     path: file?.path ?? path,
     forwardedSize: file?.size ?? record.size,
   };
-  await drafts.putFile(ctx.draft.id, accepted);
+  await drafts.settleFile(ctx.draft.id, accepted);
   return accepted;
 }
 
@@ -153,32 +155,31 @@ export function createTusServer(drafts: Drafts, contextOf: (req: Request) => Tus
       ) {
         throw refusal(new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadRequestInvalid }));
       }
+      const size = upload.size;
       const fieldError = (message: string, type: 'validation' | 'payload-too-large' = 'validation') =>
         refusal(new ApiProblem(type, { detail: message, errors: { [field]: message } }));
-      if (upload.size > MAX_FILE_BYTES) throw fieldError(fileMessages.tooLarge(name), 'payload-too-large');
+      if (size > MAX_FILE_BYTES) throw fieldError(fileMessages.tooLarge(name), 'payload-too-large');
       if (!isAllowedExtension(extensionOf(name))) throw fieldError(fileMessages.notAllowed(name));
-      let files = await drafts.files(draft.id);
-      const same = files.find((f) => f.name.toLowerCase() === name.toLowerCase());
-      // The same file again while its first creation is unfinished: the reply to that creation was
-      // lost on a weak link (the client never learnt its URL), so the new upload replaces it.
-      if (same && same.state === 'uploading' && same.field === field && same.size === upload.size) {
-        await drafts.removeFile(draft.id, same.id);
-        files = files.filter((f) => f !== same);
-      } else if (same) {
-        throw fieldError(fileMessages.duplicate(name));
-      }
-      // The message names the form's own limit (5 per case, 1 per log), as its multipart path does.
-      if (files.length >= rule.total)
-        throw fieldError(fileMessages.tooMany(DRAFT_RULES[draft.binding.purpose].total));
-      if (files.filter((f) => f.field === field).length >= perField)
-        throw fieldError(fileMessages.tooMany(perField));
-      await drafts.putFile(draft.id, {
-        id: upload.id,
-        field,
-        name,
-        size: upload.size,
-        state: 'uploading',
-        reason: null,
+      // Counted and recorded as the draft's one writer: a burst of creations cannot all see the same room.
+      await drafts.change(draft.id, async (writer) => {
+        // Filed (or gone) since the request read it.
+        const current = await writer.draft();
+        if (current === null || current.filedAt !== null) {
+          throw refusal(new ApiProblem('not-found', { detail: PROBLEM_MESSAGES.uploadDraftMissing }));
+        }
+        let files = await writer.files();
+        const same = files.find((f) => f.name.toLowerCase() === name.toLowerCase());
+        // The same file again while its first creation is unfinished: the reply to that creation was
+        // lost on a weak link (the client never learnt its URL), so the new upload replaces it.
+        if (same && same.state === 'uploading' && same.field === field && same.size === size) {
+          await writer.remove(same.id);
+          files = files.filter((f) => f !== same);
+        } else if (same) {
+          throw fieldError(fileMessages.duplicate(name));
+        }
+        const breach = draftBreach([...files, { field, name, size }], draft.binding);
+        if (breach) throw fieldError(breach.message, breach.tooLarge ? 'payload-too-large' : 'validation');
+        await writer.put({ id: upload.id, field, name, size, state: 'uploading', reason: null });
       });
       // Only the draft's id goes into the tus record (never the token): the route compares it.
       return { metadata: { ...upload.metadata, filename: name, field, draft: draft.id } };

@@ -21,6 +21,7 @@ import { FIELD_MESSAGES, PROBLEM_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { ApiProblem } from '../errors.ts';
+import { clientOf } from '../policies/flood-limits.ts';
 import { startGarbageCollection } from './garbage.ts';
 import {
   type AttachmentExtension,
@@ -126,7 +127,7 @@ function limitProblem(
  * Whether the client hung up before its body was read to the end (closed tab, lost signal). A request
  * whose body was read to its end is `destroyed` too (Node auto-destroys it after 'end'): not a hang-up.
  */
-function clientHungUp(request: FastifyRequest): boolean {
+export function clientHungUp(request: FastifyRequest): boolean {
   return request.raw.readableAborted || (request.raw.destroyed && !request.raw.readableEnded);
 }
 
@@ -256,10 +257,11 @@ export function validUpload<T>(
 
 /**
  * Cuts the connection of a body that stays silent for `ms` (a client gone quiet mid-upload would
- * otherwise hold its spool and a slot forever). Returns the function that stops watching: after the
- * body, scrubbing and the legacy call take the time they take.
+ * otherwise hold its spool and a slot forever): a multipart upload's, and a resumable upload's PATCH.
+ * Returns the function that stops watching: after the body, scrubbing and the legacy call take the
+ * time they take.
  */
-function watchIdleBody(request: FastifyRequest, ms: number): () => void {
+export function watchIdleBody(request: FastifyRequest, ms: number): () => void {
   const socket = request.raw.socket as Socket | undefined;
   // fastify.inject's fake socket has no timers; there is no client to go quiet there either.
   if (typeof socket?.setTimeout !== 'function' || request.raw.readableEnded) return () => {};
@@ -299,21 +301,42 @@ function watchBufferGarbage(): () => void {
   };
 }
 
+/** The process's upload slots in use: in all, and per client (a client with none is not listed). */
+export type UploadSlots = { active: number; perClient: Map<string, number> };
+
 /**
  * Takes one of the process's upload slots (`UPLOAD_MAX_SPOOLS`): a multipart upload from its first
  * byte to its last legacy call, a resumable upload's PATCH while its bytes are written and, on the
- * last one, checked and scrubbed. None free: 503 `busy` with Retry-After, before a byte is read (a
- * tus client retries it with back-off). Returns the release, to call exactly once.
+ * last one, checked and scrubbed. None free, or the client (flood-limits.ts `clientOf`) already
+ * holding its share (`UPLOAD_MAX_SPOOLS_PER_CLIENT`, docs/adr/0076-silent-patches-and-fair-upload-slots.md):
+ * 503 `busy` with Retry-After, before a byte is read (a tus client retries it with back-off). One
+ * client's stalled bodies so never take every slot. Returns the release, to call exactly once.
  */
-export function takeUploadSlot(spools: { active: number }, max: number): () => void {
-  if (spools.active >= max)
+export function takeUploadSlot(
+  slots: UploadSlots,
+  limits: { maxSpools: number; maxSpoolsPerClient: number },
+  client: string,
+): () => void {
+  if (slots.active >= limits.maxSpools)
     throw new ApiProblem('busy', { retryAfter: 5, cause: 'upload spool cap reached' });
-  spools.active += 1;
+  const held = slots.perClient.get(client) ?? 0;
+  if (held >= limits.maxSpoolsPerClient) {
+    throw new ApiProblem('busy', {
+      retryAfter: 5,
+      detail: PROBLEM_MESSAGES.uploadsPerClientBusy,
+      cause: "upload spool cap reached for this client's share",
+    });
+  }
+  slots.active += 1;
+  slots.perClient.set(client, held + 1);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    spools.active -= 1;
+    slots.active -= 1;
+    const left = (slots.perClient.get(client) ?? 1) - 1;
+    if (left > 0) slots.perClient.set(client, left);
+    else slots.perClient.delete(client);
   };
 }
 
@@ -331,7 +354,7 @@ export async function withSpooledUpload<T>(
     throw new ApiProblem('bad-request', { status: 415, detail: PROBLEM_MESSAGES.validation });
   }
   const { settings, spools } = request.server.uploads;
-  const release = takeUploadSlot(spools, settings.maxSpools);
+  const release = takeUploadSlot(spools, settings, clientOf(request));
   const stopGarbageCheck = watchBufferGarbage();
   const stopWatching = watchIdleBody(request, settings.idleTimeoutMs);
   let dir: string | null = null;

@@ -1,7 +1,8 @@
 /**
  * Limits: a burst of reports from one client is cut with 429, stalled uploads meet the spool cap
- * (503 `busy`), and sign-in slows an attacker without locking the user out or telling by time which
- * usernames exist; the current-password check of PUT /password is limited like a sign-in.
+ * (503 `busy`) and one client's stalled resumable uploads only its share of it, and sign-in slows an
+ * attacker without locking the user out or telling by time which usernames exist; the
+ * current-password check of PUT /password is limited like a sign-in.
  */
 import { type AttackCase, changePassword, expect, fileReport, problemType, type Reply } from '../support.ts';
 
@@ -60,6 +61,79 @@ export const limitCases: AttackCase[] = [
       } finally {
         for (const a of stalled) a.abort();
         await Promise.all(replies);
+      }
+    },
+  },
+  {
+    area: 'limits',
+    name: "26 stalled resumable uploads from one client hold only its share of the slots: another reporter's report is filed",
+    async run(t) {
+      const attacker = t.nextAddress();
+      const tus = { 'tus-resumable': '1.0.0' };
+      const meta = (name: string, field: string) =>
+        `filename ${Buffer.from(name).toString('base64')},field ${Buffer.from(field).toString('base64')}`;
+      const uploads: { token: string; id: string }[] = [];
+      for (let d = 0; uploads.length < 26; d++) {
+        const opened = await t.send({ method: 'POST', path: '/api/v1/upload-drafts', address: attacker });
+        expect(opened.status === 201, `draft: ${opened.status}`);
+        const { token } = JSON.parse(opened.text) as { token: string };
+        for (let i = 0; i < 5 && uploads.length < 26; i++) {
+          const created = await t.send({
+            method: 'POST',
+            path: '/api/v1/uploads',
+            address: attacker,
+            headers: {
+              ...tus,
+              'upload-draft': token,
+              'upload-length': '4096',
+              'upload-metadata': meta(`b${d}-${i}.pdf`, i === 0 ? 'evidence' : 'attachments'),
+            },
+          });
+          expect(created.status === 201, `creation: ${created.status}`);
+          uploads.push({ token, id: (created.headers.location ?? '').split('/').pop() ?? '' });
+        }
+      }
+      // Each PATCH sends nine bytes of its 4 KB, then nothing.
+      const stall = new AbortController();
+      const answered: Reply[] = [];
+      const patches = uploads.map(({ token, id }) => {
+        async function* body() {
+          yield Buffer.from('%PDF-1.7\n');
+          await new Promise((resolve) => stall.signal.addEventListener('abort', resolve));
+        }
+        return t
+          .send({
+            method: 'PATCH',
+            path: `/api/v1/uploads/${id}`,
+            address: attacker,
+            headers: {
+              ...tus,
+              'upload-draft': token,
+              'upload-offset': '0',
+              'content-type': 'application/offset+octet-stream',
+              'content-length': '4096',
+            },
+            body: body(),
+          })
+          .then((reply) => answered.push(reply))
+          .catch(() => null);
+      });
+      try {
+        for (let i = 0; i < 60 && answered.length < 20; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(answered.length >= 20, `${answered.length} of 26 stalled PATCHes answered`);
+        const refusal = answered[0];
+        expect(
+          answered.every(
+            (r) => r.status === 503 && problemType(r) === 'busy' && Number(r.headers['retry-after']) > 0,
+          ),
+          `answered ${[...new Set(answered.map((r) => r.status))].join(',')}`,
+        );
+        expect(/unggahan Anda/.test(refusal?.text ?? ''), `refusal says ${refusal?.text.slice(0, 160)}`);
+        const other = await fileReport(t);
+        expect(other.status === 201, `another reporter's report answered ${other.status}`);
+      } finally {
+        stall.abort();
+        await Promise.all(patches);
       }
     },
   },

@@ -9,7 +9,9 @@
  * - POST /uploads, HEAD|PATCH|DELETE /uploads/{id}: the tus protocol (creation, offset, append,
  *   termination), each with the draft's token, from the draft's caller: an upload of another draft, or
  *   a draft of another caller, is 404, as is an unknown one. A PATCH holds one of the process's upload
- *   slots (UPLOAD_MAX_SPOOLS) while it writes and, on the last one, scrubs: none free → 503 `busy`;
+ *   slots (UPLOAD_MAX_SPOOLS, at most UPLOAD_MAX_SPOOLS_PER_CLIENT of them per client) while it writes
+ *   and, on the last one, scrubs: none free → 503 `busy`; a PATCH body silent for
+ *   UPLOAD_IDLE_TIMEOUT_MS has its connection cut (docs/adr/0076-silent-patches-and-fair-upload-slots.md);
  * - GET /upload-drafts/files: the draft's files with their verdicts (a refused file says why).
  * The protocol itself is @tus/server's; this module hands it the request and turns its refusals into
  * problems. Filing a draft is its form's submission with the same header (POST /cases,
@@ -33,13 +35,13 @@ import * as v from 'valibot';
 import { ApiProblem, PROBLEMS, type ProblemType } from '../../errors.ts';
 import type { LegacyCase } from '../../legacy/case-schemas.ts';
 import { loadCaseInScope } from '../../policies/case-scope.ts';
-import { floodLimiter } from '../../policies/flood-limits.ts';
+import { clientOf, floodLimiter } from '../../policies/flood-limits.ts';
 import { trackerProof } from '../../policies/tracker-proof.ts';
 import { routeSchema } from '../../schema.ts';
 import { caseRefOf, draftOwnerOf, ownsDraft } from '../../uploads/draft-rules.ts';
 import type { Draft, DraftBinding, DraftFile, Drafts } from '../../uploads/drafts.ts';
 import { createTusServer, settlePending, type TusRequestContext } from '../../uploads/resumable.ts';
-import { takeUploadSlot } from '../../uploads/spool.ts';
+import { clientHungUp, takeUploadSlot, watchIdleBody } from '../../uploads/spool.ts';
 
 const TAGS = ['uploads'];
 
@@ -172,18 +174,31 @@ export default async function uploadRoutes(app: FastifyInstance) {
   async function viaTus(request: FastifyRequest, reply: FastifyReply, draft: Draft): Promise<FastifyReply> {
     const withBody = request.method === 'PATCH';
     let release = () => {};
+    let stopWatching = () => {};
     if (withBody) {
       try {
-        release = takeUploadSlot(app.uploads.spools, app.uploads.settings.maxSpools);
+        release = takeUploadSlot(app.uploads.spools, app.uploads.settings, clientOf(request));
       } catch (error) {
         // Refused before a byte was read: drained, so the client reads the 503 and retries later.
         request.raw.resume();
         throw error;
       }
+      // A PATCH gone silent is cut as a multipart body is (its bytes so far stay: the client resumes
+      // from the offset); the watch ends with the body, before the last PATCH's check and scrub.
+      stopWatching = watchIdleBody(request, app.uploads.settings.idleTimeoutMs);
+      request.raw.once('end', stopWatching);
     }
     try {
       return await handOver(request, reply, draft, withBody);
+    } catch (error) {
+      // Cut for silence, or the client hung up: an interrupted upload, not a fault of the request.
+      if (withBody && clientHungUp(request)) {
+        throw new ApiProblem('bad-request', { detail: PROBLEM_MESSAGES.uploadInterrupted, cause: error });
+      }
+      throw error;
     } finally {
+      request.raw.off('end', stopWatching);
+      stopWatching();
       release();
     }
   }
