@@ -234,6 +234,8 @@ const envSchema = v.object({
   SMTP_URL: optionalText,
   SMTP_CA_FILE: optionalText,
   SMTP_TIMEOUT_MS: intString('SMTP_TIMEOUT_MS', 30_000, 100, 600_000),
+  // After a handler's mail of a kind and company, the next of the same waits this long (ADR 0077).
+  NOTICE_MAIL_WINDOW_SECONDS: intString('NOTICE_MAIL_WINDOW_SECONDS', 900, 0, 24 * 3600),
   MAIL_FROM: v.pipe(
     v.optional(v.string(), ''),
     v.transform((value) => value.trim() || 'WBS <no-reply@wbs.invalid>'),
@@ -319,6 +321,11 @@ export type Config = {
   receiptKeys: ReceiptKey[];
   /** Outgoing mail (gateway/src/mail): the SMTP server, when there is one, and the sender. */
   mail: MailSettings;
+  /**
+   * Handlers' notice mails (gateway/src/notifications): after a mail of a kind and company, how long
+   * the next of the same waits, so that those coming meanwhile go as one mail (0: none waits).
+   */
+  notices: { mailWindowSeconds: number };
   /**
    * Where users reach the product (PUBLIC_URL, no trailing slash): the base of every link a mail
    * holds, since a mail is read far from any request that could tell the gateway its own address.
@@ -491,6 +498,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     store,
     receiptKeys: receiptKeys(e.RECEIPT_SIGNING_KEYS, e.SESSION_ENCRYPTION_KEY),
     mail,
+    notices: { mailWindowSeconds: e.NOTICE_MAIL_WINDOW_SECONDS },
     publicUrl: base,
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
