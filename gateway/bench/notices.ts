@@ -55,6 +55,8 @@ const config = loadConfig({
   JOBS_ENABLED: 'true',
   // The watcher has nothing to do here: one poll a minute at most.
   WATCH_INTERVAL_SECONDS: '3600',
+  // What is measured is how soon a notice's mail goes: no window holds the ones after the first.
+  NOTICE_MAIL_WINDOW_SECONDS: '0',
   SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
   LEGACY_SERVICE_USERNAME: 'admin',
   LEGACY_SERVICE_PASSWORD: 'Admin#2026!',

@@ -206,7 +206,11 @@ const envSchema = v.object({
   // GATEWAY_WORKERS every gateway process has a pool of its own
   // (docs/adr/0011-metadata-scrubbing-in-a-worker-pool.md).
   SCRUB_THREADS: intString('SCRUB_THREADS', 1, 0, 64),
-  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 5_000, 1, 600_000),
+  // A file's work is bounded by the CPU time of its scrub thread; the wall time only by a far larger
+  // bound, past which the server was too busy to finish (503), never the file too heavy
+  // (docs/adr/0078-scrub-bounded-by-its-work.md).
+  SCRUB_CPU_MS: intString('SCRUB_CPU_MS', 15_000, 1, 600_000),
+  SCRUB_TIMEOUT_MS: intString('SCRUB_TIMEOUT_MS', 60_000, 1, 3_600_000),
   SCRUB_MEMORY_MB: intString('SCRUB_MEMORY_MB', 256, 16, 16_384),
   SCRUB_MAX_WAITING: intString('SCRUB_MAX_WAITING', 30, 0, 10_000),
   GATEWAY_WORKERS: v.pipe(
@@ -241,6 +245,8 @@ const envSchema = v.object({
   SMTP_TIMEOUT_MS: intString('SMTP_TIMEOUT_MS', 30_000, 100, 600_000),
   MAIL_RETRY_DELAY_SECONDS: intString('MAIL_RETRY_DELAY_SECONDS', 30, 1, 3_600),
   MAIL_RETRY_MAX_DELAY_SECONDS: intString('MAIL_RETRY_MAX_DELAY_SECONDS', 120, 1, 3_600),
+  // After a handler's mail of a kind and company, the next of the same waits this long (ADR 0077).
+  NOTICE_MAIL_WINDOW_SECONDS: intString('NOTICE_MAIL_WINDOW_SECONDS', 900, 0, 24 * 3600),
   MAIL_FROM: v.pipe(
     v.optional(v.string(), ''),
     v.transform((value) => value.trim() || 'WBS <no-reply@wbs.invalid>'),
@@ -334,6 +340,11 @@ export type Config = {
    */
   mailRetry: { delaySeconds: number; maxDelaySeconds: number };
   /**
+   * Handlers' notice mails (gateway/src/notifications): after a mail of a kind and company, how long
+   * the next of the same waits, so that those coming meanwhile go as one mail (0: none waits).
+   */
+  notices: { mailWindowSeconds: number };
+  /**
    * Where users reach the product (PUBLIC_URL, no trailing slash): the base of every link a mail
    * holds, since a mail is read far from any request that could tell the gateway its own address.
    */
@@ -351,7 +362,7 @@ export type UploadSettings = {
    * Worker threads (default: one core fewer than the machine has, at least one, so the event loop
    * keeps a core; 0: the main thread, benchmark baseline only), per-file limits, files waiting.
    */
-  scrub: { threads: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
+  scrub: { threads: number; cpuMs: number; timeoutMs: number; memoryMb: number; maxWaiting: number };
   /**
    * Where resumable uploads and their drafts live (UPLOAD_DRAFTS_DIR; default a folder in the temp
    * dir). With several replicas on several hosts it must be one shared folder (docs/deploy.md).
@@ -512,6 +523,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       delaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
       maxDelaySeconds: Math.max(e.MAIL_RETRY_DELAY_SECONDS, e.MAIL_RETRY_MAX_DELAY_SECONDS),
     },
+    notices: { mailWindowSeconds: e.NOTICE_MAIL_WINDOW_SECONDS },
     publicUrl: base,
     uploads: {
       maxSpools: e.UPLOAD_MAX_SPOOLS,
@@ -525,6 +537,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       scrub: {
         threads: e.SCRUB_THREADS,
+        cpuMs: e.SCRUB_CPU_MS,
         timeoutMs: e.SCRUB_TIMEOUT_MS,
         memoryMb: e.SCRUB_MEMORY_MB,
         maxWaiting: e.SCRUB_MAX_WAITING,

@@ -81,3 +81,53 @@ export function pdfText(pdf: Buffer): string {
   }
   return parts.join('\n');
 }
+
+/** The first three objects of a one-page PDF (catalog, pages, page) and where each starts. */
+function onePageHead(): { text: string; next: number } {
+  const text =
+    '%PDF-1.5\n%\xe2\xe3\xcf\xd3\n' +
+    '1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n' +
+    '2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+    '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>\nendobj\n';
+  return { text, next: 4 };
+}
+
+/**
+ * A valid one-page PDF with `count` tiny unreferenced objects (~32 bytes each): 300,000 of them make
+ * ~9.6 MB that take seconds of CPU to parse, heavy but a PDF a reporter may send.
+ */
+export function manyObjectsPdf(count: number): Buffer {
+  const { text, next } = onePageHead();
+  const parts = [text];
+  for (let i = 0; i < count; i++) parts.push(`${next + i} 0 obj<</K ${i}>>endobj\n`);
+  parts.push(`trailer\n<< /Size ${next + count} /Root 1 0 R >>\nstartxref\n0\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
+}
+
+/** A one-page PDF whose one compressed object stream declares `count` objects (and holds them). */
+export function objectStreamPdf(count: number): Buffer {
+  const { text, next } = onePageHead();
+  const offsets: string[] = [];
+  const bodies: string[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const body = `<</K ${i}>>\n`;
+    offsets.push(`${next + i} ${at}`);
+    bodies.push(body);
+    at += body.length;
+  }
+  const index = `${offsets.join(' ')}\n`;
+  const data = deflateSync(Buffer.from(index + bodies.join(''), 'latin1'));
+  const number = next + count;
+  return Buffer.concat([
+    Buffer.from(
+      `${text}${number} 0 obj\n<< /Type /ObjStm /N ${count} /First ${index.length} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      'latin1',
+    ),
+    data,
+    Buffer.from(
+      `\nendstream\nendobj\ntrailer\n<< /Size ${number + 1} /Root 1 0 R >>\nstartxref\n0\n%%EOF\n`,
+      'latin1',
+    ),
+  ]);
+}

@@ -88,6 +88,8 @@ try {
     sessionEncryptionKey: randomBytes(32).toString('base64'),
     webDistDir: join(workDir, 'no-web'),
     env: { LEGACY_SIM_TEST_KNOBS: '1' },
+    // The mails the gateway sends are part of what an attacker can cause (cases/notices.ts).
+    mail: { sink: { smtpPort: await freePort(), httpPort: await freePort() } },
     gatewayEnv: {
       METRICS_PORT: '0',
       // The suite's own store, removed with its work folder: never the developer's `.data/store`,
@@ -111,6 +113,7 @@ try {
   const baseUrl = `http://127.0.0.1:${new URL(system.url).port}`;
   const t = new Tools(baseUrl, system.simUrl ?? '', logs, system.url);
   t.sessionSecret = sessionSecret;
+  t.mailSinkUrl = system.mailSink?.url ?? '';
   await t.signInAll();
   t.fixtures = await findFixtures(t);
   console.log(`attack suite: gateway ${baseUrl}\n`);

@@ -73,6 +73,8 @@ export class Tools {
   readonly sessions = new Map<string, string>();
   /** The gateway's SESSION_SECRET: lets a case sign a cookie that is valid except for one thing. */
   sessionSecret = '';
+  /** The mail sink the gateway sends to (its page and API), where a case reads what was mailed. */
+  mailSinkUrl = '';
   fixtures!: Fixtures;
   #address = 0;
 

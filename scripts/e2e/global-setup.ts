@@ -51,6 +51,9 @@ export async function setup(project: TestProject): Promise<void> {
     gatewayEnv: {
       // Test systems may run beside `pnpm start` or each other: none holds the metrics port.
       METRICS_PORT: '0',
+      // The journeys file reports minutes apart and one expects its own mail within 60 s: a mail of an
+      // earlier journey must not hold it for the product's 15 minutes (notifications/mail-window.test.ts).
+      NOTICE_MAIL_WINDOW_SECONDS: '5',
       DATABASE_URL: storeDatabase.url,
       STORE_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
     },

@@ -2,7 +2,11 @@
  * The mails of handlers' notices (docs/product/notifications.md#handlers), sent by jobs
  * (docs/adr/0059-jobs-on-pg-boss.md) so that an SMTP outage delays them and loses none:
  * - `notice-mail`, one job per user at a time: every notice of that user waiting for an immediate
- *   mail, one mail per kind and company with a count (a burst of new reports is one mail);
+ *   mail, one mail per kind and company with a count (a burst of new reports is one mail). After a
+ *   mail of a kind and company, the next of the same waits until `windowMs` has passed (ADR 0077): a
+ *   reporter writing six messages in a minute is one mail at once and one with the other five when
+ *   the window ends, not six; notices the user opened on the bell meanwhile are not mailed at all.
+ *   The job says when its first waiting group is due (`nextAt`), and the plugin asks for a run then;
  * - `notice-digest-plan` at 07:00 WIB sends `notice-digest` a job per user with notices waiting for
  *   the digest: one mail listing per company and kind how many.
  * A notice is marked sent right after its mail is accepted, and only mails still waiting are sent, so
@@ -25,7 +29,14 @@ import {
 import type { MailSettings } from '../mail/settings.ts';
 import { MailError, type Mailer, type OutgoingMail } from '../mail/transport.ts';
 import type { Store } from '../store/plugin.ts';
-import { pendingMail, recipientEmails, setMailState } from './store.ts';
+import {
+  mailWindows,
+  markMailed,
+  pendingMail,
+  recipientEmails,
+  setMailState,
+  windowCompany,
+} from './store.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
 
 export const NOTICE_MAIL_QUEUE = 'notice-mail';
@@ -62,18 +73,27 @@ async function send(deps: MailDeps, mail: OutgoingMail): Promise<void> {
 }
 
 type Pending = Awaited<ReturnType<typeof pendingMail>>[number];
+type Group = { kind: NoticeKind; companyId: number | null; companyName: string; rows: Pending[] };
 
-function groups(pending: readonly Pending[]) {
-  const byKey = new Map<string, { kind: NoticeKind; companyName: string; ids: number[] }>();
+/** The notices by kind and company, oldest first; a group is named after its newest notice's company. */
+function groups(pending: readonly Pending[]): Group[] {
+  const byKey = new Map<string, Group>();
   for (const row of pending) {
-    const companyName = row.companyName ?? 'WBS';
-    const key = `${row.kind}\n${companyName}`;
-    const group = byKey.get(key) ?? { kind: row.kind as NoticeKind, companyName, ids: [] };
-    group.ids.push(row.id);
+    const key = `${row.kind}\n${windowCompany(row.companyId)}`;
+    const group = byKey.get(key) ?? {
+      kind: row.kind as NoticeKind,
+      companyId: row.companyId,
+      companyName: 'WBS',
+      rows: [],
+    };
+    group.rows.push(row);
+    group.companyName = row.companyName ?? group.companyName;
     byKey.set(key, group);
   }
   return [...byKey.values()];
 }
+
+const idsOf = (rows: readonly Pending[]) => rows.map((row) => row.id);
 
 /** The address of `userId`, or null after marking its waiting notices as not to be mailed. */
 async function addressOf(deps: MailDeps, userId: number, ids: readonly number[]): Promise<string | null> {
@@ -82,55 +102,81 @@ async function addressOf(deps: MailDeps, userId: number, ids: readonly number[])
   return email;
 }
 
-/** Every notice of `userId` waiting for an immediate mail. */
-export async function sendImmediateNotices(deps: MailDeps, userId: number): Promise<number> {
+export type ImmediateDeps = MailDeps & {
+  /** After a mail of a kind and company, how long the next of the same waits (NOTICE_MAIL_WINDOW_SECONDS). */
+  windowMs: number;
+};
+
+export type ImmediateResult = {
+  /** Mails sent by this run. */
+  sent: number;
+  /** When the first group left waiting may be mailed (null: none waits). */
+  nextAt: Date | null;
+};
+
+/**
+ * Every notice of `userId` waiting for an immediate mail whose kind and company is out of its
+ * window at `now`: one mail per kind and company, with the count of those not yet read.
+ */
+export async function sendImmediateNotices(
+  deps: ImmediateDeps,
+  userId: number,
+  now = new Date(),
+): Promise<ImmediateResult> {
   const pending = await pendingMail(deps.store, userId, 'immediate');
-  if (pending.length === 0) return 0;
-  const to = await addressOf(
-    deps,
-    userId,
-    pending.map((p) => p.id),
-  );
-  if (to === null) return 0;
+  if (pending.length === 0) return { sent: 0, nextAt: null };
+  const to = await addressOf(deps, userId, idsOf(pending));
+  if (to === null) return { sent: 0, nextAt: null };
   const signInUrl = `${deps.publicUrl}/auth/login`;
+  const windows = await mailWindows(deps.store, userId);
   let sent = 0;
+  let nextAt: Date | null = null;
   for (const group of groups(pending)) {
-    const first = Math.min(...group.ids);
-    const last = Math.max(...group.ids);
-    const messageId = messageIdFor(`notice.${userId}.${first}-${last}`, deps.from);
     if (group.kind === 'new-device' || group.kind === 'second-factor-failures') {
-      // Each security notice is its own mail: the user must be able to tell them apart.
+      // A security notice: each its own mail at once (the user must be able to tell them apart, and a
+      // stranger's sign-in or guessing must not wait), whatever came before.
       const compose = group.kind === 'new-device' ? securityNoticeMail : secondFactorFailuresMail;
-      for (const id of group.ids) {
-        const at = pending.find((p) => p.id === id)?.createdAt ?? new Date();
+      for (const row of group.rows) {
         await send(deps, {
           ...compose({
             to,
-            messageId: messageIdFor(`notice.${userId}.${id}`, deps.from),
-            at: wibWallTime(at),
+            messageId: messageIdFor(`notice.${userId}.${row.id}`, deps.from),
+            at: wibWallTime(row.createdAt),
             signInUrl,
           }),
         });
-        await setMailState(deps.store, [id], 'sent');
+        await setMailState(deps.store, [row.id], 'sent');
         sent++;
       }
       continue;
     }
+    const last = windows.get(`${group.kind}\n${windowCompany(group.companyId)}`);
+    const opensAt = last ? new Date(last.getTime() + deps.windowMs) : null;
+    if (opensAt && opensAt > now) {
+      if (!nextAt || opensAt < nextAt) nextAt = opensAt;
+      continue;
+    }
+    // Opened on the bell while they waited: the user has seen them, a mail would tell nothing new.
+    const seen = group.rows.filter((row) => row.readAt !== null);
+    const unseen = group.rows.filter((row) => row.readAt === null);
+    if (seen.length > 0) await setMailState(deps.store, idsOf(seen), 'off');
+    if (unseen.length === 0) continue;
+    const ids = idsOf(unseen);
     await send(
       deps,
       handlerNoticeMail({
         to,
-        messageId,
+        messageId: messageIdFor(`notice.${userId}.${ids[0]}-${ids[ids.length - 1]}`, deps.from),
         kind: group.kind,
         companyName: group.companyName,
-        count: group.ids.length,
+        count: ids.length,
         signInUrl,
       }),
     );
-    await setMailState(deps.store, group.ids, 'sent');
+    await markMailed(deps.store, ids, { userId, kind: group.kind, companyId: group.companyId, at: now });
     sent++;
   }
-  return sent;
+  return { sent, nextAt };
 }
 
 /** The digest of `userId` for `day` (WIB): notices waiting for it that were made before `cutoff`. */
@@ -142,16 +188,12 @@ export async function sendDigest(
 ): Promise<boolean> {
   const pending = await pendingMail(deps.store, userId, 'digest', cutoff);
   if (pending.length === 0) return false;
-  const to = await addressOf(
-    deps,
-    userId,
-    pending.map((p) => p.id),
-  );
+  const to = await addressOf(deps, userId, idsOf(pending));
   if (to === null) return false;
   const items = groups(pending).map((g) => ({
     kind: g.kind,
     companyName: g.companyName,
-    count: g.ids.length,
+    count: g.rows.length,
   }));
   const token = unsubscribeToken(deps.secret, userId);
   await send(
@@ -167,11 +209,7 @@ export async function sendDigest(
       unsubscribePageUrl: `${deps.publicUrl}${DIGEST_STOP_PATH}#${token}`,
     }),
   );
-  await setMailState(
-    deps.store,
-    pending.map((p) => p.id),
-    'sent',
-  );
+  await setMailState(deps.store, idsOf(pending), 'sent');
   return true;
 }
 

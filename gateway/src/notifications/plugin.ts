@@ -30,6 +30,8 @@ import { addNotices, saveRecipients, usersWithPendingMail } from './store.ts';
 /** The queue of the notifier: one run at a time across replicas, one more waiting at most. */
 export const DELIVER_QUEUE = 'notices-deliver';
 const MAIL_SWEEP_QUEUE = 'notice-mail-sweep';
+/** Asks for a user's mail job when a kind and company waiting for its window may be mailed. */
+const MAIL_LATER_QUEUE = 'notice-mail-later';
 const REPORTER_PURGE_QUEUE = 'reporter-notices-purge';
 export const DEADLINE_QUEUE = 'notice-deadlines';
 /**
@@ -111,12 +113,32 @@ export const notificationsPlugin = fp(
       return userId;
     };
 
+    // Not a delayed job on the mail queue itself: its one waiting job per user would hold back the
+    // notices of every other kind and company until then. One ask per user and moment (its id), a
+    // second late so the window has surely ended; the sweep below asks again if this one is lost.
+    const mailLater = (userId: number, at: Date) =>
+      app.jobs.send(
+        MAIL_LATER_QUEUE,
+        { userId },
+        {
+          id: jobIdFor(`notice-mail-later|${userId}|${at.getTime()}`),
+          startAfterSeconds: Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000) + 1),
+        },
+      );
     // One mail job per user at a time (stately per user): notices made while one waits are in it.
+    const windowMs = app.config.notices.mailWindowSeconds * 1000;
     app.jobs.register(
       { name: NOTICE_MAIL_QUEUE, policy: 'stately', expireInSeconds: 120, ...MAIL_RETRIES },
-      async (data) => void (await sendImmediateNotices(await mailDeps(), userOf(data))),
+      async (data) => {
+        const userId = userOf(data);
+        const { nextAt } = await sendImmediateNotices({ ...(await mailDeps()), windowMs }, userId);
+        if (nextAt) await mailLater(userId, nextAt);
+      },
       { pollingIntervalSeconds: 1, localConcurrency: 2 },
     );
+    app.jobs.register({ name: MAIL_LATER_QUEUE, deadLetters: false }, async (data) => {
+      await mailSoon(userOf(data));
+    });
     app.jobs.register({ name: DIGEST_QUEUE, expireInSeconds: 120, ...MAIL_RETRIES }, async (data) => {
       const { day, cutoff } = data as { day?: unknown; cutoff?: unknown };
       if (typeof day !== 'string' || typeof cutoff !== 'string') throw new JobFailure('bad-job-data', false);
@@ -136,8 +158,9 @@ export const notificationsPlugin = fp(
       }
     });
     app.jobs.schedule(DIGEST_PLAN_QUEUE, DIGEST_CRON);
-    // Immediate mails whose job was never sent (a process that died between the notice and the send)
-    // are asked for again: pg-boss keeps one waiting job per user, so asking twice costs nothing.
+    // Immediate mails whose job was never sent (a process that died between the notice and the send,
+    // or before it asked for the end of a window) are asked for again: pg-boss keeps one waiting job
+    // per user, so asking twice costs nothing, and a group still in its window only asks for later.
     app.jobs.register({ name: MAIL_SWEEP_QUEUE, policy: 'stately', deadLetters: false }, async () => {
       if (!app.mailer.configured) return;
       const deps = await mailDeps();

@@ -12,7 +12,7 @@ import {
 } from '@wbs/shared/notices';
 import { and, count, desc, eq, inArray, isNull, lt, sql } from '../store/drizzle.ts';
 import type { Store } from '../store/plugin.ts';
-import { notice, noticePreference, noticeRecipient } from '../store/schema.ts';
+import { notice, noticeMailWindow, noticePreference, noticeRecipient } from '../store/schema.ts';
 
 /** The bell lists this many notices per page. */
 export const NOTICE_PAGE = 30;
@@ -182,6 +182,7 @@ export async function pendingMail(
       companyId: notice.companyId,
       companyName: notice.companyName,
       createdAt: notice.createdAt,
+      readAt: notice.readAt,
     })
     .from(notice)
     .where(
@@ -207,6 +208,46 @@ export async function usersWithPendingMail(
     .where(and(eq(notice.mail, mode), olderThan ? lt(notice.createdAt, olderThan) : undefined))
     .limit(10_000);
   return rows.map((row) => row.userId);
+}
+
+/** The window key of a notice's company: 0 for a notice of no company (a sign-in). */
+export const windowCompany = (companyId: number | null) => companyId ?? 0;
+
+/** When `userId` was last mailed each kind and company (key: `kind\ncompany`, see windowCompany). */
+export async function mailWindows(store: Store, userId: number): Promise<Map<string, Date>> {
+  const rows = await store.db.select().from(noticeMailWindow).where(eq(noticeMailWindow.userId, userId));
+  return new Map(rows.map((row) => [`${row.kind}\n${row.companyId}`, row.lastMailAt]));
+}
+
+/**
+ * The notices `ids` went out in one mail of `kind` and `companyId` at `at`: they are marked sent and
+ * the window of that kind and company starts again, together (a crash leaves neither half).
+ */
+export async function markMailed(
+  store: Store,
+  ids: readonly number[],
+  mail: { userId: number; kind: string; companyId: number | null; at: Date },
+): Promise<void> {
+  await store.db.transaction(async (tx) => {
+    if (ids.length > 0) {
+      await tx
+        .update(notice)
+        .set({ mail: 'sent' })
+        .where(inArray(notice.id, [...ids]));
+    }
+    await tx
+      .insert(noticeMailWindow)
+      .values({
+        userId: mail.userId,
+        kind: mail.kind,
+        companyId: windowCompany(mail.companyId),
+        lastMailAt: mail.at,
+      })
+      .onConflictDoUpdate({
+        target: [noticeMailWindow.userId, noticeMailWindow.kind, noticeMailWindow.companyId],
+        set: { lastMailAt: sql`greatest(${noticeMailWindow.lastMailAt}, excluded.last_mail_at)` },
+      });
+  });
 }
 
 export async function setMailState(

@@ -280,6 +280,21 @@ export const noticeRecipient = pgTable('notice_recipient', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
+/**
+ * When a user was last mailed a notice of a kind and company (`companyId` 0: of no company): the
+ * next immediate mail of the same waits for the window's end (notifications/mail-jobs.ts).
+ */
+export const noticeMailWindow = pgTable(
+  'notice_mail_window',
+  {
+    userId: integer('user_id').notNull(),
+    kind: text('kind').notNull(),
+    companyId: integer('company_id').notNull(),
+    lastMailAt: timestamp('last_mail_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.companyId] })],
+);
+
 /** How far each reader of case_event has come. */
 export const eventCursor = pgTable('event_cursor', {
   name: text('name').primaryKey(),

@@ -110,6 +110,7 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'handling_deadline',
       'identity_access',
       'notice',
+      'notice_mail_window',
       'notice_preference',
       'notice_recipient',
       'reporter_confirmation_send',

@@ -2,9 +2,9 @@
  * Test and benchmark files for the PDF scrub: incremental-update PDFs whose earlier revision keeps
  * its Info dictionary inside a compressed object stream, a reader of every string a PDF holds
  * (inflating its streams) to check what a scrubbed file still says, and the "many tiny objects" PDF
- * that costs seconds of CPU to parse.
+ * that costs seconds of CPU to parse, also packed into compressed object streams.
  */
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 
 /**
@@ -86,4 +86,44 @@ export async function manyObjectsPdf(count: number): Promise<Buffer> {
     Buffer.from(text.slice(0, cut), 'latin1'),
     Buffer.from(filler.join('') + tail, 'latin1'),
   ]);
+}
+
+/**
+ * The same `count` tiny objects packed into compressed object streams of `perStream` each: a file a
+ * fraction of the size of the plain one that asks the parser for as much work.
+ */
+export async function manyObjectsInStreamsPdf(count: number, perStream = 10_000): Promise<Buffer> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([200, 200]);
+  const head = Buffer.from(await doc.save({ useObjectStreams: false })).toString('latin1');
+  let next = doc.context.largestObjectNumber + 1;
+  const streams: Buffer[] = [Buffer.from(head.slice(0, head.lastIndexOf('xref')), 'latin1')];
+  for (let done = 0; done < count; ) {
+    const n = Math.min(perStream, count - done);
+    const offsets: string[] = [];
+    const bodies: string[] = [];
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const body = `<</K ${done + i}>>\n`;
+      offsets.push(`${next + i} ${at}`);
+      bodies.push(body);
+      at += body.length;
+    }
+    const index = `${offsets.join(' ')}\n`;
+    const data = deflateSync(Buffer.from(index + bodies.join(''), 'latin1'));
+    const number = next + n;
+    streams.push(
+      Buffer.from(
+        `${number} 0 obj\n<< /Type /ObjStm /N ${n} /First ${index.length} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+        'latin1',
+      ),
+      data,
+      Buffer.from('\nendstream\nendobj\n', 'latin1'),
+    );
+    next = number + 1;
+    done += n;
+  }
+  const root = doc.context.trailerInfo.Root?.toString() ?? '1 0 R';
+  streams.push(Buffer.from(`trailer\n<< /Size ${next} /Root ${root} >>\nstartxref\n0\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(streams);
 }

@@ -112,7 +112,13 @@ async function checkAndScrub(scrubber: Scrubber, ext: AttachmentExtension, path:
 
 describe('fuzzed uploads', () => {
   it(`answers every one of ${RUNS} mutated files: scrubbed, forwarded or refused, never a crash`, async () => {
-    const scrubber = createScrubber({ threads: 2, timeoutMs: 5_000, memoryMb: 128, maxWaiting: 100 });
+    const scrubber = createScrubber({
+      threads: 2,
+      cpuMs: 5_000,
+      timeoutMs: 120_000,
+      memoryMb: 128,
+      maxWaiting: 100,
+    });
     const outcomes: Record<string, number> = {};
     let n = 0;
     try {
@@ -141,7 +147,7 @@ describe('fuzzed uploads', () => {
 describe('hostile and fuzzed files through the upload route', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ SCRUB_TIMEOUT_MS: '5000', SCRUB_MEMORY_MB: '128' });
+    t = await buildTestApp({ SCRUB_CPU_MS: '5000', SCRUB_MEMORY_MB: '128' });
   });
   afterAll(async () => t.close());
 

@@ -18,7 +18,13 @@ let scrubber: Scrubber;
 let dir: string;
 const log = pino({ level: 'silent' });
 beforeAll(async () => {
-  scrubber = createScrubber({ threads: 2, timeoutMs: 10_000, memoryMb: 256, maxWaiting: 100 });
+  scrubber = createScrubber({
+    threads: 2,
+    cpuMs: 10_000,
+    timeoutMs: 120_000,
+    memoryMb: 256,
+    maxWaiting: 100,
+  });
   dir = await mkdtemp(join(tmpdir(), 'wbs-pdf-test-'));
 });
 afterAll(async () => {

@@ -117,7 +117,12 @@ export async function settlePending(drafts: Drafts, ctx: TusRequestContext): Pro
       if (file.state !== 'uploading' || ctx.draft.filedAt !== null) return file;
       const path = `${drafts.uploadsDir}/${file.id}`;
       const info = await stat(path).catch(() => null);
-      return info && info.size === file.size ? settleUpload(drafts, ctx, file, path) : file;
+      if (!info || info.size !== file.size) return file;
+      // Still too busy to scrub it: listed as waiting for its verdict, the others as they are.
+      return settleUpload(drafts, ctx, file, path).catch((error: unknown) => {
+        if (error instanceof ApiProblem && error.type === 'busy') return file;
+        throw error;
+      });
     }),
   );
 }
@@ -187,8 +192,15 @@ export function createTusServer(drafts: Drafts, contextOf: (req: Request) => Tus
     async onUploadFinish(req: Request, upload: Upload) {
       const ctx = context(req);
       const record = await drafts.file(ctx.draft.id, upload.id);
-      if (record)
+      if (!record) return {};
+      try {
         await settleUpload(drafts, ctx, record, upload.storage?.path ?? `${drafts.uploadsDir}/${upload.id}`);
+      } catch (error) {
+        // A pool too busy to scrub it now: the client hears 503 `busy` (it retries), and the file,
+        // whole and without a verdict, is settled when its draft's files are asked for again.
+        if (error instanceof ApiProblem && error.type === 'busy') throw refusal(error);
+        throw error;
+      }
       return {};
     },
   });

@@ -10,6 +10,8 @@
  *   Info dictionary, also one inside a compressed object stream, is unreachable once the trailer no
  *   longer names it), clears every Info-like dictionary that is still reachable, drops every XMP
  *   metadata stream, `/PieceInfo` and the trailer `/ID`, and rewrites the file without its history.
+ *   A file asking pdf-lib to parse more than MAX_PDF_OBJECTS objects is too heavy (`too-many-objects`):
+ *   that is where a PDF's work goes, and a count says the same on a quiet and on a busy machine.
  * - DOCX, XLSX, PPTX: the zip is rewritten with docProps/core.xml, app.xml and custom.xml emptied
  *   and every entry's timestamp set to one fixed date. Every stream error (an entry inflating to more
  *   or fewer bytes than it declares, a truncated entry, an unknown compression method) rejects the
@@ -19,15 +21,17 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isMainThread, type MessagePort } from 'node:worker_threads';
+import { isMainThread, type MessagePort, threadId } from 'node:worker_threads';
 import {
   ParseSpeeds,
   PDFArray,
-  type PDFContext,
+  PDFContext,
   PDFDict,
   PDFDocument,
   PDFName,
   type PDFObject,
+  PDFObjectStreamParser,
+  PDFParser,
   PDFRawStream,
   PDFRef,
   PDFStream,
@@ -44,9 +48,24 @@ export type ScrubTask = {
   out: string;
   /** Bytes of the file at `path` (a large one is followed by a garbage collection). */
   size: number;
-  /** Told when the work begins (the pool's time limit starts then). */
+  /** Told when the work begins (the pool's limits start then): which thread, and its CPU time so far. */
   started?: MessagePort;
 };
+
+/** What the pool hears when a file's work begins: the thread's id and its CPU time until then. */
+export type ScrubStarted = { threadId: number; cpu: NodeJS.CpuUsage };
+
+/** `scrubbed`: the result is at `out`; `too-many-objects`: the file asks more than the scrubber takes. */
+export type ScrubResult = 'scrubbed' | 'too-many-objects';
+
+/**
+ * The most objects a PDF may ask pdf-lib to parse, counting those inside object streams and each
+ * revision's copy. Real documents hold thousands to tens of thousands (a 1,000-page scan ~5,000); the
+ * 300,000 tiny objects of the hostile-file corpus are a heavy but valid PDF and pass. Parsing is
+ * ~8 µs of CPU per object, so this bounds a PDF's parse at ~4 s of CPU, well inside SCRUB_CPU_MS
+ * (gateway/bench/HISTORY.md, hostile uploads).
+ */
+export const MAX_PDF_OBJECTS = 500_000;
 
 /** 50 megapixels covers phone cameras (12–50 MP) and keeps a decoded image around 200 MB at worst. */
 const MAX_IMAGE_PIXELS = 50_000_000;
@@ -150,15 +169,64 @@ function reachableRefs(context: PDFContext): Set<PDFRef> {
   return seen;
 }
 
-async function scrubPdf(task: ScrubTask): Promise<void> {
-  const doc = await PDFDocument.load(await readFile(task.path), {
-    // pdf-lib would otherwise write its own Producer and fresh dates into a new Info dictionary.
-    updateMetadata: false,
-    throwOnInvalidObject: false,
-    // pdf-lib yields to the event loop every 100 objects by default; a worker has nobody to yield to
-    // (on the main thread, the benchmark's baseline, it keeps yielding as it always did).
-    parseSpeed: isMainThread ? ParseSpeeds.Slow : ParseSpeeds.Fastest,
-  });
+class TooManyObjects extends Error {}
+/**
+ * What each PDF being loaded may still ask for, by the context its parser fills (below 0: refused).
+ * Per load, not one count for the thread: the main-thread baseline loads two files at once.
+ */
+const budgets = new WeakMap<PDFContext, { left: number }>();
+const refuse = (budget: { left: number }): never => {
+  budget.left = -1;
+  throw new TooManyObjects();
+};
+// pdf-lib has no hook for how much it has parsed, but every load starts here, and every object it
+// parses, in the file's body or inside an object stream, is put into the context by `assign`.
+// Throwing ends the load: pdf-lib parses an object that failed again as an invalid one, whose
+// `assign` throws too, and that throw is not caught.
+const forBytes = PDFParser.forBytesWithOptions;
+PDFParser.forBytesWithOptions = (...args: Parameters<typeof forBytes>) => {
+  const parser = forBytes(...args);
+  budgets.set((parser as unknown as { context: PDFContext }).context, { left: MAX_PDF_OBJECTS });
+  return parser;
+};
+const assignObject = PDFContext.prototype.assign;
+PDFContext.prototype.assign = function assign(this: PDFContext, ref: PDFRef, object: PDFObject) {
+  const budget = budgets.get(this);
+  if (budget && --budget.left < 0) refuse(budget);
+  assignObject.call(this, ref, object);
+};
+// An object stream says how many objects it holds (`/N`) before any is parsed: one asking for more
+// than are left is refused at once, not after parsing them.
+const parseObjectStream = PDFObjectStreamParser.prototype.parseIntoContext;
+PDFObjectStreamParser.prototype.parseIntoContext = function parseIntoContext(this: PDFObjectStreamParser) {
+  const { context, objectCount } = this as unknown as { context: PDFContext; objectCount: number };
+  const budget = budgets.get(context);
+  if (budget && objectCount > budget.left) refuse(budget);
+  return parseObjectStream.call(this);
+};
+
+async function loadPdf(bytes: Uint8Array): Promise<PDFDocument | 'too-many-objects'> {
+  try {
+    const doc = await PDFDocument.load(bytes, {
+      // pdf-lib would otherwise write its own Producer and fresh dates into a new Info dictionary.
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      // pdf-lib yields to the event loop every 100 objects by default; a worker has nobody to yield to
+      // (on the main thread, the benchmark's baseline, it keeps yielding as it always did).
+      parseSpeed: isMainThread ? ParseSpeeds.Slow : ParseSpeeds.Fastest,
+    });
+    // Loaded: what the scrub and the writer add to it is not the file's asking.
+    budgets.delete(doc.context);
+    return doc;
+  } catch (error) {
+    if (error instanceof TooManyObjects) return 'too-many-objects';
+    throw error;
+  }
+}
+
+async function scrubPdf(task: ScrubTask): Promise<ScrubResult> {
+  const doc = await loadPdf(await readFile(task.path));
+  if (doc === 'too-many-objects') return doc;
   const { context } = doc;
   context.trailerInfo.Info = undefined;
   context.trailerInfo.ID = undefined;
@@ -181,6 +249,7 @@ async function scrubPdf(task: ScrubTask): Promise<void> {
     }
   }
   await writeFile(task.out, await doc.save({ updateFieldAppearances: false }), { mode: 0o600 });
+  return 'scrubbed';
 }
 
 const CORE_XML =
@@ -266,16 +335,17 @@ async function scrubOffice(task: ScrubTask, libraries: Zip): Promise<void> {
   }
 }
 
-export default async function scrub(task: ScrubTask): Promise<void> {
-  // A library's first load is not the file's work: the time limit starts after it.
+export default async function scrub(task: ScrubTask): Promise<ScrubResult> {
+  // A library's first load is not the file's work: the limits start after it.
   const sharp = task.kind === 'image' ? await loadSharp() : null;
   const zip = task.kind === 'office' ? await loadZip() : null;
-  task.started?.postMessage('started');
+  task.started?.postMessage({ threadId, cpu: process.threadCpuUsage() } satisfies ScrubStarted);
   task.started?.close();
   try {
     if (sharp) await scrubImage(task, sharp);
     else if (zip) await scrubOffice(task, zip);
-    else await scrubPdf(task);
+    else return await scrubPdf(task);
+    return 'scrubbed';
   } finally {
     if (!isMainThread && task.size >= COLLECT_AFTER_BYTES) startGarbageCollection();
   }

@@ -5,14 +5,22 @@
  * on the main thread, with limits a hostile file cannot get past:
  * - at most `threads` files at once per process, plus one thread kept for files up to 2 MB (the
  *   rest wait, smallest first; more than `maxWaiting` waiting → 503 `busy` with Retry-After);
- * - per file `timeoutMs` of work (the worker is terminated) and `memoryMb` of JavaScript heap (the
- *   worker dies, the pool starts a fresh one); either refuses the file with a field error;
- * - the workers' own bounds (pixels for images, entries and inflated size for Office zips).
+ * - what a file asks of the scrubber, so that the same file gets the same answer on a quiet and on a
+ *   busy server (docs/adr/0078-scrub-bounded-by-its-work.md): `cpuMs` of CPU time of the thread that
+ *   scrubs it (read from outside the thread, which is busy in the library; the worker is terminated),
+ *   `memoryMb` of JavaScript heap (the worker dies, the pool starts a fresh one) and the workers' own
+ *   counts (objects for PDFs, pixels for images, entries and inflated size for Office zips); any of
+ *   them refuses the file with a field error;
+ * - `timeoutMs` of wall time for images and Office files only, whose work runs in native code on
+ *   threads of its own that the scrub thread's clock does not see (bounded by pixels and entries
+ *   already): a scrub still running then is stopped and answered 503 `busy` (try again; the file is
+ *   not judged), never a refusal of the reporter's evidence. A PDF's whole work is on the scrub
+ *   thread, so its bounds are all counts of that work: however long a starved thread takes, it ends.
  *
  * A file the library cannot process: an image is REFUSED (photos are where location data hides, and a
  * reporter can re-save a picture); a document (encrypted or damaged PDF, odd zip) is forwarded
- * unchanged with an ops log line (docs/product/reporting.md#metadata-scrubbing). A file over the time or
- * memory limit is refused.
+ * unchanged with an ops log line (docs/product/reporting.md#metadata-scrubbing). A file over a bound of
+ * its work is refused.
  */
 import { stat } from 'node:fs/promises';
 import { MessageChannel } from 'node:worker_threads';
@@ -20,11 +28,17 @@ import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
 import { ApiProblem } from '../errors.ts';
-import type { ScrubTask } from './scrub-worker.ts';
+import type { ScrubResult, ScrubStarted, ScrubTask } from './scrub-worker.ts';
 import type { SpooledFile } from './spool.ts';
 
 export type ScrubSettings = {
   threads: number;
+  /** CPU time of the scrub thread per file (SCRUB_CPU_MS); over it the file is refused. */
+  cpuMs: number;
+  /**
+   * Wall time per image or Office file (SCRUB_TIMEOUT_MS); over it the scrub is stopped and answered
+   * 503 `busy`. Not for PDFs: the CPU bound sees all of their work.
+   */
   timeoutMs: number;
   memoryMb: number;
   maxWaiting: number;
@@ -39,8 +53,14 @@ export function scrubKindOf(detected: string): ScrubKind {
   return 'none';
 }
 
-/** Why a task ended without a result: the file's own fault (refused/forwarded) or over a limit. */
-type Outcome = { ok: true } | { ok: false; overLimit: boolean; reason: string };
+/**
+ * Why a task ended without a result: over a bound of its work (refused), starved of CPU (`busy`:
+ * answered 503, the file not judged) or the file's own fault (an image refused, a document forwarded).
+ */
+type Outcome = { ok: true } | { ok: false; overLimit: boolean; busy?: boolean; reason: string };
+
+/** The least wait between two reads of a scrub thread's CPU time. */
+const CPU_CHECK_MIN_MS = 25;
 
 export type Scrubber = {
   scrubFile(file: SpooledFile, log: FastifyBaseLogger): Promise<SpooledFile>;
@@ -103,36 +123,73 @@ export function createScrubber(settings: ScrubSettings): Scrubber {
     let lane = take(size);
     if (lane) busy[lane] += 1;
     else {
-      if (waiting.length >= settings.maxWaiting) {
-        throw new ApiProblem('busy', { retryAfter: Math.ceil((settings.timeoutMs * 2) / 1000) });
-      }
+      if (waiting.length >= settings.maxWaiting)
+        throw new ApiProblem('busy', { retryAfter: retryAfter(settings) });
       lane = await new Promise<Lane>((start) => waiting.push({ size, start }));
     }
-    // The time limit starts when the worker starts the file, not when it was handed over: starting a
-    // fresh worker (after one was terminated) is not the file's fault.
+    // The limits start when the worker starts the file, not when it was handed over: starting a fresh
+    // worker (after one was terminated) is not the file's fault.
     const abort = new AbortController();
+    let stopped: 'cpu' | 'stalled' | null = null;
+    const stop = (why: 'cpu' | 'stalled') => {
+      stopped ??= why;
+      abort.abort();
+    };
     const { port1, port2 } = new MessageChannel();
-    let timer: NodeJS.Timeout | undefined;
-    port1.once('message', () => {
-      timer = setTimeout(() => abort.abort(), settings.timeoutMs);
+    let wall: NodeJS.Timeout | undefined;
+    let cpu: NodeJS.Timeout | undefined;
+    let done = false;
+    port1.once('message', (started: ScrubStarted) => {
+      if (task.kind !== 'pdf') wall = setTimeout(() => stop('stalled'), settings.timeoutMs);
+      const worker = pool.threads.find((thread) => thread.threadId === started.threadId);
+      // A thread's CPU time never runs ahead of the wall clock: it cannot reach the bound before
+      // `left` ms from now, so it is read no more often than that (a few reads per file).
+      const check = (left: number) => {
+        cpu = setTimeout(() => {
+          worker
+            ?.cpuUsage(started.cpu)
+            .then(({ user, system }) => {
+              if (done) return;
+              const remaining = settings.cpuMs - (user + system) / 1000;
+              if (remaining <= 0) stop('cpu');
+              else check(Math.max(CPU_CHECK_MIN_MS, remaining));
+            })
+            // The thread ended (its file done, or terminated): nothing left to bound.
+            .catch(() => {});
+        }, left);
+      };
+      check(settings.cpuMs);
     });
     try {
-      await pool.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] });
+      const result: ScrubResult = await pool.run(
+        { ...task, started: port2 },
+        { signal: abort.signal, transferList: [port2] },
+      );
+      if (result === 'too-many-objects') return { ok: false, overLimit: true, reason: result };
       return { ok: true };
     } catch (error) {
       const code = (error as { code?: string })?.code;
-      if (abort.signal.aborted) return { ok: false, overLimit: true, reason: 'timeout' };
+      if (stopped === 'cpu') return { ok: false, overLimit: true, reason: 'cpu' };
+      if (stopped === 'stalled') return { ok: false, overLimit: false, busy: true, reason: 'stalled' };
       if (code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, overLimit: true, reason: 'memory' };
       return { ok: false, overLimit: false, reason: (error as Error)?.name ?? 'unknown' };
     } finally {
-      clearTimeout(timer);
+      done = true;
+      clearTimeout(wall);
+      clearTimeout(cpu);
       port1.close();
       release(lane);
     }
   }
 
-  return { scrubFile: (file, log) => scrubWith(run, file, log), close: () => pool.destroy() };
+  return {
+    scrubFile: (file, log) => scrubWith(run, file, log, retryAfter(settings)),
+    close: () => pool.destroy(),
+  };
 }
+
+/** How long a 503 `busy` asks to wait: about two heavy files' work. */
+const retryAfter = (settings: ScrubSettings) => Math.ceil((settings.cpuMs * 2) / 1000);
 
 function createScrubberOnMainThread(): Scrubber {
   const slots = 2;
@@ -143,7 +200,9 @@ function createScrubberOnMainThread(): Scrubber {
     running += 1;
     try {
       const { default: scrub } = await import('./scrub-worker.ts');
-      await scrub(task);
+      if ((await scrub(task)) === 'too-many-objects') {
+        return { ok: false, overLimit: true, reason: 'too-many-objects' };
+      }
       return { ok: true };
     } catch (error) {
       return { ok: false, overLimit: false, reason: (error as Error)?.name ?? 'unknown' };
@@ -152,13 +211,14 @@ function createScrubberOnMainThread(): Scrubber {
       waiting.shift()?.();
     }
   };
-  return { scrubFile: (file, log) => scrubWith(run, file, log), close: async () => {} };
+  return { scrubFile: (file, log) => scrubWith(run, file, log, 10), close: async () => {} };
 }
 
 async function scrubWith(
   run: (task: ScrubTask, size: number) => Promise<Outcome>,
   file: SpooledFile,
   log: FastifyBaseLogger,
+  retryAfterSeconds: number,
 ): Promise<SpooledFile> {
   const kind = scrubKindOf(file.detected);
   if (kind === 'none') return file;
@@ -173,6 +233,7 @@ async function scrubWith(
   }
   // Only the kind and the reason: never the file name (it may name the reporter).
   log.warn({ scrub: kind, detected: file.detected, reason: outcome.reason }, 'metadata not scrubbed');
+  if (outcome.busy) throw new ApiProblem('busy', { retryAfter: retryAfterSeconds });
   if (outcome.overLimit) {
     throw new ApiProblem('validation', {
       errors: { [file.field]: format(TEMPLATE_MESSAGES.fileTooComplex, { name: file.name }) },

@@ -1,8 +1,10 @@
 /**
- * Handlers' notices: a notice never crosses a company, a user cannot read or mark another's, the
- * digest's unsubscribe link cannot be forged, and the dead letters are the administrator's only.
+ * Handlers' notices: a notice never crosses a company, a user cannot read or mark another's, a tracker
+ * writing message after message cannot flood the handlers' mailboxes, the digest's unsubscribe link
+ * cannot be forged, and the dead letters are the administrator's only.
  */
 import { createHmac } from 'node:crypto';
+import { sinkMessages } from '../../support/mail.ts';
 import { type AttackCase, expect, json, type Tools } from '../support.ts';
 
 /** WBS-10000001 (company 1, Baru; the messages cases use up WBS-10000002's limit). */
@@ -51,6 +53,42 @@ export const noticeCases: AttackCase[] = [
       expect(guest.status === 401, `a guest's bell answered ${guest.status}`);
       const pelapor = await t.send({ as: 'pelapor', path: '/api/v1/notices' });
       expect(pelapor.status === 403, `the pelapor's bell answered ${pelapor.status}`);
+    },
+  },
+  {
+    area: 'notices',
+    name: "six tracker messages 2.5 s apart: at most one mail per handler, every message on the admin's bell",
+    async run(t) {
+      expect(t.mailSinkUrl !== '', 'the suite runs no mail sink');
+      const mailedBefore = Math.max(0, ...(await sinkMessages(t.mailSinkUrl)).map((m) => m.id));
+      const bellBefore = Math.max(0, ...(await noticesOf(t, 'admin.kahuripan')).map((n) => n.id));
+      const messages = 6;
+      for (let i = 0; i < messages; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 2_500));
+        const posted = await t.send({
+          path: '/api/v1/tracking/messages',
+          json: { ...TRACKED, text: `Pesan beruntun ${i + 1} untuk penangan.` },
+        });
+        expect(posted.status === 201, `message ${i + 1} answered ${posted.status}`);
+      }
+      // Nothing is lost: the admin's bell holds every message (the notifier runs within seconds).
+      let told = 0;
+      for (let i = 0; i < 50 && told < messages; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+        told = (await noticesOf(t, 'admin.kahuripan')).filter(
+          (n) => n.id > bellBefore && n.kind === 'reporter-message' && n.companyId === 1,
+        ).length;
+      }
+      expect(told === messages, `the bell holds ${told} of the ${messages} messages`);
+      // The mail jobs of the last notices have had time to send (one a second).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const perHandler = new Map<string, number>();
+      for (const mail of await sinkMessages(t.mailSinkUrl)) {
+        if (mail.id <= mailedBefore || !mail.subject.includes('Pesan baru dari pelapor')) continue;
+        for (const to of mail.envelope.to) perHandler.set(to, (perHandler.get(to) ?? 0) + 1);
+      }
+      const flooded = [...perHandler].filter(([, n]) => n > 1);
+      expect(flooded.length === 0, `mails per handler: ${JSON.stringify(Object.fromEntries(perHandler))}`);
     },
   },
   {

@@ -2,12 +2,20 @@
  * Uploads: content that does not match its extension, forbidden types, too many or duplicate files,
  * empty files and path tricks in names. Refusals are 400 field errors; accepted names are cleaned.
  * Hostile files: a zip entry inflating past its declared size is answered and the gateway stays up;
- * an earlier PDF revision's author is scrubbed; 10 MB + 1 byte is 413.
+ * an earlier PDF revision's author is scrubbed; 10 MB + 1 byte is 413. Heavy PDFs: one of 300,000
+ * objects is accepted also while another is scrubbed beside it (its answer does not depend on the
+ * server being busy), one asking for more objects than the scrubber parses is refused.
  */
 import { deflateRawSync } from 'node:zlib';
 import { FormData, request } from 'undici';
 import { tinyPdf, tinyPng, type UploadFile } from '../../support/report-form.ts';
-import { incrementalPdfWithHiddenInfo, OLD_AUTHOR, pdfText } from '../pdf.ts';
+import {
+  incrementalPdfWithHiddenInfo,
+  manyObjectsPdf,
+  OLD_AUTHOR,
+  objectStreamPdf,
+  pdfText,
+} from '../pdf.ts';
 import {
   type AttackCase,
   caseIdOf,
@@ -120,6 +128,8 @@ function lyingDocx(): Buffer {
   return Buffer.concat([...locals, central, end]);
 }
 
+const TOO_HEAVY = /terlalu berat untuk dibersihkan dari metadata/;
+
 export const uploadCases: AttackCase[] = [
   ...WRONG_CONTENT.map(
     ([label, files]): AttackCase => ({
@@ -219,6 +229,34 @@ export const uploadCases: AttackCase[] = [
       expect(reply.status === 200, `download answered ${reply.status}`);
       expect(!/evil=1/.test(reply.headers['set-cookie'] ?? ''), 'a cookie was injected');
       expect(/attachment/i.test(reply.headers['content-disposition'] ?? ''), 'not sent as an attachment');
+    },
+  },
+  {
+    area: 'uploads',
+    name: 'a heavy but valid PDF (300,000 objects) is accepted, also while another is scrubbed beside it',
+    async run(t) {
+      const heavy = manyObjectsPdf(300_000);
+      // Two reporters at once: the second waits for the scrub thread, or shares the machine with it.
+      const replies = await Promise.all(
+        ['berat-1.pdf', 'berat-2.pdf'].map((name) =>
+          fileReport(t, { files: [file(name, heavy, 'application/pdf')] }),
+        ),
+      );
+      for (const reply of replies) {
+        expect(reply.status === 201, `answered ${reply.status} ${reply.text.slice(0, 200)}`);
+      }
+    },
+  },
+  {
+    area: 'uploads',
+    name: 'a PDF asking for more objects than the scrubber parses is refused, however small',
+    async run(t) {
+      const pdf = objectStreamPdf(600_000);
+      expect(pdf.length < 10 * 1024 * 1024, `the test file is ${pdf.length} bytes`);
+      const reply = await fileReport(t, { files: [file('ringkas.pdf', pdf, 'application/pdf')] });
+      expect(reply.status === 400, `answered ${reply.status} ${reply.text.slice(0, 200)}`);
+      const evidence = json<{ errors?: { evidence?: string } }>(reply).errors?.evidence ?? '';
+      expect(TOO_HEAVY.test(evidence) && evidence.includes('ringkas.pdf'), `message: ${evidence}`);
     },
   },
   {

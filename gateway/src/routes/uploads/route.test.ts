@@ -3,9 +3,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { format, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
+import { format, PROBLEM_MESSAGES, TEMPLATE_MESSAGES } from '@wbs/shared/messages';
 import fc from 'fast-check';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.ts';
 import {
@@ -156,6 +157,36 @@ describe('a draft and its uploads', () => {
     expect(res.json().errors.evidence).toBe(
       format(TEMPLATE_MESSAGES.fileContentMismatch, { name: 'bukti.pdf' }),
     );
+  });
+
+  it('answers 503 busy when the server is too busy to scrub a completed file, and keeps it unjudged', async () => {
+    // A wall bound no image scrub finishes in: what a server too busy to finish it looks like.
+    const starved = await buildTestApp({ UPLOAD_DRAFTS_DIR: root, SCRUB_TIMEOUT_MS: '1' });
+    try {
+      const photo = await sharp({
+        create: { width: 6000, height: 4000, channels: 3, background: { r: 90, g: 120, b: 60 } },
+      })
+        .jpeg()
+        .toBuffer();
+      const token = await openDraft(starved.app);
+      const created = await createUpload(starved.app, token, {
+        field: 'evidence',
+        name: 'foto.jpg',
+        size: photo.length,
+      });
+      const last = await patch(starved.app, token, uploadIdOf(created.headers.location), 0, photo);
+      expect(last.statusCode).toBe(503);
+      expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+      expect(last.json().title).toBe(PROBLEM_MESSAGES.busy);
+      // Neither refused nor lost: the whole file waits in the draft for its verdict.
+      expect((await draftFiles(starved.app, token)).json().items).toMatchObject([
+        { name: 'foto.jpg', state: 'uploading', reason: null, size: photo.length },
+      ]);
+      // Told as the pool's state, never as an internal error.
+      expect(starved.logs.filter((line) => line.problem === 'internal')).toEqual([]);
+    } finally {
+      await starved.close();
+    }
   });
 
   it('holds the limits at creation: type, size, duplicate, 1 evidence and 5 files per draft', async () => {
