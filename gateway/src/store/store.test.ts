@@ -117,6 +117,7 @@ describe.each(ENGINES)('store on $engine', ({ engine }) => {
       'reporter_subscription',
       'retention_period',
       'retention_scan',
+      'second_factor_failure',
       'second_factor_passkey',
       'second_factor_recovery',
       'second_factor_totp',
